@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs everything scnfuzz builds and tests with, from Debian's packages.
+# Idempotent and quick when all is there: it asks dpkg first and only runs
+# apt-get (update, then install) for what is missing. Needs root for installs.
+set -euo pipefail
+
+# One package list, grouped by what needs it.
+PKGS=(
+  # build: both compilers the project must build with, plus libFuzzer/sanitizer runtimes
+  gcc clang-14 llvm-14 libclang-rt-14-dev cmake ninja-build make
+  # tests and the runner (Debian's python, not a pyenv one)
+  python3 python3-pytest
+  # exact float oracle for the corpus generator and tests
+  libmpfr-dev libgmp-dev
+  # differential targets: musl (compiler driver + source build), kernel lib/vsprintf.c
+  musl-tools musl-dev dpkg-dev linux-source-6.1 xz-utils
+  # fuzzing engines, instruction counts, report rendering check
+  afl++ valgrind chromium
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "setup: missing packages: ${missing[*]}; run as root (apt-get install) and retry" >&2
+  exit 2
+fi
+
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
