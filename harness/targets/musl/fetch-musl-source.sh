@@ -1,0 +1,88 @@
+#!/bin/sh
+# Fetch musl's Debian source package into a build directory (never into the repo).
+#
+#   fetch-musl-source.sh OUTDIR
+#
+# Uses a PRIVATE apt source list derived from the machine's own Debian mirror
+# (/etc/apt/sources.list and /etc/apt/sources.list.d/*.sources|*.list), so
+# nothing in /etc/apt is changed. The version fetched is the one matching the
+# installed musl-dev when possible. On success prints, on the last line:
+#   OK <srcdir> <version>
+# and writes <OUTDIR>/musl-src.path and <OUTDIR>/musl-src.version.
+set -eu
+out=$1
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+if [ -f "$out/musl-src.path" ] && [ -f "$out/musl-src.version" ] &&
+   [ -f "$(cat "$out/musl-src.path")/src/stdio/vfprintf.c" ]; then
+    echo "OK $(cat "$out/musl-src.path") $(cat "$out/musl-src.version")"
+    exit 0
+fi
+
+command -v apt-get >/dev/null || { echo "FAIL apt-get not found" >&2; exit 1; }
+command -v dpkg-source >/dev/null || { echo "FAIL dpkg-source not found (install dpkg-dev)" >&2; exit 1; }
+
+# Find the Debian main mirror (the first deb entry whose suite has no '-').
+uri= suite=
+for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    # deb822: take stanzas with Types: deb; URIs and Suites lines.
+    res=$(awk '
+        /^[ \t]*$/ { if (t && u && s) { print u, s; exit } t=0; u=""; s=""; next }
+        tolower($1)=="types:"  { for (i=2;i<=NF;i++) if ($i=="deb") t=1 }
+        tolower($1)=="uris:"   { u=$2 }
+        tolower($1)=="suites:" { for (i=2;i<=NF;i++) if ($i !~ /-/) { s=$i; break } }
+        END { if (t && u && s) print u, s }' "$f" | head -n1)
+    if [ -n "$res" ]; then
+        case "$res" in *debian-security*) continue ;; esac
+        uri=${res% *}; suite=${res#* }; break
+    fi
+done
+if [ -z "$uri" ]; then
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        res=$(awk '$1=="deb" {
+                i=2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+                if ($(i+1) !~ /-/ && $i !~ /security/) { print $i, $(i+1); exit } }' "$f")
+        if [ -n "$res" ]; then uri=${res% *}; suite=${res#* }; break; fi
+    done
+fi
+[ -n "$uri" ] || { echo "FAIL no Debian mirror found in /etc/apt/sources.list(.d)" >&2; exit 1; }
+
+lists="$out/apt-lists"
+mkdir -p "$lists/partial" "$out/apt-cache/archives/partial"
+printf 'deb-src %s %s main\n' "$uri" "$suite" > "$out/sources.list"
+aptopts="-o Dir::Etc::SourceList=$out/sources.list -o Dir::Etc::SourceParts=/dev/null \
+ -o Dir::State::Lists=$lists -o Dir::Cache=$out/apt-cache -o Debug::NoLocking=1"
+
+echo "musl: apt-get update with private deb-src list ($uri $suite)" >&2
+# shellcheck disable=SC2086
+apt-get -q $aptopts update > "$out/apt-update.log" 2>&1 ||
+    { echo "FAIL apt-get update failed (see $out/apt-update.log)" >&2; exit 1; }
+
+want=$(dpkg-query -W -f='${Version}' musl-dev 2>/dev/null || true)
+spec=musl
+[ -n "$want" ] && spec="musl=$want"
+work="$out/src"
+rm -rf "$work"; mkdir -p "$work"
+# shellcheck disable=SC2086
+if ! (cd "$work" && apt-get -q $aptopts source "$spec") > "$out/apt-source.log" 2>&1; then
+    if [ "$spec" != musl ]; then
+        echo "musl: source $spec not available, trying the suite's musl" >&2
+        rm -rf "$work"; mkdir -p "$work"
+        # shellcheck disable=SC2086
+        (cd "$work" && apt-get -q $aptopts source musl) > "$out/apt-source.log" 2>&1 ||
+            { echo "FAIL apt-get source musl failed (see $out/apt-source.log)" >&2; exit 1; }
+    else
+        echo "FAIL apt-get source musl failed (see $out/apt-source.log)" >&2; exit 1
+    fi
+fi
+dsc=$(ls "$work"/musl_*.dsc | head -n1)
+ver=$(awk '/^Version:/ { print $2; exit }' "$dsc")
+src=$(ls -d "$work"/musl-*/ | head -n1)
+src=${src%/}
+[ -f "$src/src/stdio/vfprintf.c" ] || { echo "FAIL extracted tree has no src/stdio/vfprintf.c" >&2; exit 1; }
+echo "$src" > "$out/musl-src.path"
+echo "$ver" > "$out/musl-src.version"
+echo "OK $src $ver"
