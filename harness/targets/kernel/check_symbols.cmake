@@ -1,0 +1,33 @@
+# Build-time check for the kernel target's object (cmake -P):
+#   -DNM=<nm> -DOBJ=<object> -DEXPECT=<comma-separated kern_* symbols it must export>
+# Fails unless every global defined symbol of OBJ starts with "kern_" and every
+# EXPECT symbol is among them. Prints the list.
+cmake_policy(VERSION 3.20)
+string(REPLACE "," ";" EXPECT "${EXPECT}")
+execute_process(COMMAND ${NM} --defined-only -g ${OBJ}
+                OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "check_symbols: ${NM} failed on ${OBJ}")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(globals)
+set(bad)
+foreach(l IN LISTS lines)
+  if(l MATCHES "^[0-9a-fA-F]* *[A-Za-z] (.+)$")
+    set(name ${CMAKE_MATCH_1})
+    list(APPEND globals ${name})
+    if(NOT name MATCHES "^kern_")
+      list(APPEND bad ${name})
+    endif()
+  endif()
+endforeach()
+if(bad)
+  message(FATAL_ERROR "check_symbols: ${OBJ} exports non-kern_ symbols: ${bad}")
+endif()
+foreach(s IN LISTS EXPECT)
+  if(NOT s IN_LIST globals)
+    message(FATAL_ERROR "check_symbols: ${OBJ} does not export ${s}")
+  endif()
+endforeach()
+list(JOIN globals " " g)
+message(STATUS "check_symbols: global defined symbols of ${OBJ}: ${g}")

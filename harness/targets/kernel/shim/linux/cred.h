@@ -1,0 +1,2 @@
+/* scnfuzz shim: <linux/cred.h> for lib/vsprintf.c; all declarations are in kshim_kernel.h */
+#include <kshim_kernel.h>
