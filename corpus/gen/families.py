@@ -1,0 +1,782 @@
+"""The corpus cases, by family. Deterministic: every random choice uses a
+random.Random seeded with a fixed string.
+
+Each case says whether it belongs to the ISO suite (iso=True: the model must
+define it) and whether the kernel column is computed (kernel=True: the kernel
+model fills it when the kernel defines the case, '-' otherwise).
+"""
+import random
+from collections import namedtuple
+
+from casefmt import dbits, ld_from_float, ld_from_exact, DNAN, DNEGNAN
+
+Case = namedtuple("Case", "cat fmt args kind cite sizes iso kernel")
+
+C17 = "C17 7.21.6.1"
+KNUM = "vsprintf.c number()"
+KSTOP = "stops (vsprintf.c format_decode())"
+
+INT_MAX, INT_MIN, UINT_MAX = 2**31 - 1, -2**31, 2**32 - 1
+LONG_MAX, LONG_MIN, ULONG_MAX = 2**63 - 1, -2**63, 2**64 - 1
+
+
+def case(cat, fmt, args=(), kind="std", cite=C17, sizes=None, iso=True, kernel=True):
+    if isinstance(fmt, str):
+        fmt = fmt.encode("latin-1")
+    return Case(cat, fmt, tuple(args), kind, cite, tuple(sizes) if sizes else None, iso, kernel)
+
+
+def spec(flags="", width=None, prec=None, length="", conv="d"):
+    s = "%" + flags
+    if width is not None:
+        s += str(width)
+    if prec is not None:
+        s += "." + (str(prec) if prec != "" else "")
+    return s + length + conv
+
+
+def I(v):
+    return ("int", v)
+
+
+def U(v):
+    return ("uint", v)
+
+
+def D(x):
+    return ("double", dbits(x) if isinstance(x, float) else x)
+
+
+def DB(bits):
+    return ("double", bits)
+
+
+def LD(v):
+    return ("ldouble", v if isinstance(v, tuple) else ld_from_float(v))
+
+
+# ---------------------------------------------------------------------------
+# integers
+
+INT_VALUES = [0, 1, -1, 7, -7, 42, -42, 100, 255, 256, -256, 1000, 65535, 99999,
+              123456789, -123456789, INT_MAX, INT_MIN, INT_MAX - 1, INT_MIN + 1]
+UINT_VALUES = [0, 1, 7, 8, 15, 16, 42, 255, 256, 1000, 4095, 65535, 65536, 123456789,
+               0x7fffffff, 0x80000000, 0xdeadbeef, UINT_MAX - 1, UINT_MAX]
+
+CONV_CITE = {
+    "d": "C17 7.21.6.1p8 (d)", "i": "C17 7.21.6.1p8 (i)",
+    "u": "C17 7.21.6.1p8 (u)", "o": "C17 7.21.6.1p8 (o)",
+    "x": "C17 7.21.6.1p8 (x)", "X": "C17 7.21.6.1p8 (X)",
+    "b": "C23 7.23.6.1p8 (b)", "B": "C23 7.23.6.1p8 (B)",
+}
+
+
+def int_cat(conv):
+    return {"d": "int.d", "i": "int.d", "u": "int.u", "o": "int.o", "x": "int.x",
+            "X": "int.x", "b": "int.b", "B": "int.b"}[conv]
+
+
+def int_cite(conv, flags, width, prec):
+    parts = [CONV_CITE[conv]]
+    if flags:
+        parts.append("p6 (%s)" % flags)
+    if width is not None or prec is not None:
+        parts.append("p4")
+    return ", ".join(parts) + "; kernel " + KNUM
+
+
+def int_kind(conv):
+    # C23 makes %B optional (7.23.6.1p8 B, 7.33.15): REF-CHOICE to support it like %b
+    return "impl" if conv == "B" else "std"
+
+
+def fam_int():
+    r = random.Random("scnfuzz-int")
+    out = []
+    # systematic: each conversion x each value, plain
+    for conv in "diuoxXbB":
+        vals = INT_VALUES if conv in "di" else UINT_VALUES
+        for v in vals:
+            a = I(v) if conv in "di" else U(v)
+            out.append(case(int_cat(conv), "%" + conv, [a], int_kind(conv), int_cite(conv, "", None, None)))
+    # systematic: flags x width x precision on a few values
+    for conv in "diuoxXbB":
+        allowed = "-+ 0" if conv in "di" else "-0#"
+        if conv == "u":
+            allowed = "-0+ "
+        vals = [0, -1, 42, INT_MIN] if conv in "di" else [0, 8, 0xbeef, UINT_MAX]
+        for v in vals:
+            a = I(v) if conv in "di" else U(v)
+            for fl in [""] + list(allowed) + ["-0", "#0", "+0"]:
+                if any(ch not in allowed for ch in fl):
+                    continue
+                for w, p in [(None, None), (8, None), (None, 0), (8, 3), (3, 8)]:
+                    out.append(case(int_cat(conv), spec(fl, w, p, "", conv), [a], int_kind(conv),
+                                    int_cite(conv, fl, w, p)))
+    # seeded random combinations
+    for conv in "diuoxXbB":
+        allowed = "-+ 0" if conv in "di" else ("-0+ " if conv == "u" else "-0#")
+        for _ in range(30):
+            fl = "".join(ch for ch in allowed if r.random() < 0.3)
+            w = r.choice([None, None, 1, 2, 5, 10, 20, 40])
+            p = r.choice([None, None, None, 0, 1, 2, 4, 9, 15, 33, ""])
+            if conv in "di":
+                v = r.choice([r.randint(INT_MIN, INT_MAX), r.randint(-1000, 1000), r.choice(INT_VALUES)])
+                a = I(v)
+            else:
+                v = r.choice([r.randint(0, UINT_MAX), r.randint(0, 5000), r.choice(UINT_VALUES)])
+                a = U(v)
+            out.append(case(int_cat(conv), spec(fl, w, p, "", conv), [a], int_kind(conv),
+                            int_cite(conv, fl, w, None if p is None else 0)))
+    for f, v in [("%#b", 5), ("%#b", 0), ("%#B", 5), ("%#B", 0), ("%#.8b", 5), ("%#010b", 5), ("%-#10B|", 5)]:
+        cv = f.rstrip("|")[-1]
+        out.append(case("int.b", f, [U(v)], int_kind(cv), CONV_CITE[cv] + "; C23 7.23.6.1p6 (# with b, B)"))
+    # "%.d" / "%.0d" of zero: no digits (p8: precision 0 and value 0 -> no characters)
+    for conv in "diuoxXbB":
+        a = I(0) if conv in "di" else U(0)
+        for f in ["%.0" + conv, "%." + conv, "%5.0" + conv, "%-5.0" + conv, "[%.0" + conv + "]"]:
+            out.append(case(int_cat(conv), f, [a], int_kind(conv), CONV_CITE[conv] + "; p8 (zero with precision 0)"))
+    return out
+
+
+# length modifiers: (length, signed TYPE, unsigned TYPE, bits, category)
+LENGTHS = [
+    ("hh", "int", "int", 8, "length.hh"), ("h", "int", "int", 16, "length.h"),
+    ("l", "long", "ulong", 64, "length.l"), ("ll", "llong", "ullong", 64, "length.ll"),
+    ("j", "intmax", "uintmax", 64, "length.j"), ("z", "ssize", "size", 64, "length.z"),
+    ("t", "ptrdiff", "ptrdiff", 64, "length.t"),
+    ("w8", "int", "int", 8, "length.w"), ("w16", "int", "int", 16, "length.w"),
+    ("w32", "int", "uint", 32, "length.w"), ("w64", "long", "ulong", 64, "length.w"),
+    ("wf8", "int", "int", 8, "length.wf"), ("wf16", "long", "ulong", 64, "length.wf"),
+    ("wf32", "long", "ulong", 64, "length.wf"), ("wf64", "long", "ulong", 64, "length.wf"),
+]
+
+
+def len_cite(L):
+    if L.startswith("wf"):
+        return "C23 7.23.6.1p7 (wfN; x86-64 int_fastN_t)"
+    if L.startswith("w"):
+        return "C23 7.23.6.1p7 (wN)"
+    return "C17 7.21.6.1p7 (%s)" % L
+
+
+def fam_length():
+    out = []
+    r = random.Random("scnfuzz-length")
+    for L, st, ut, bits, cat in LENGTHS:
+        light = L in ("wf16", "wf32", "w8", "w16")   # same C type as another modifier
+        smin, smax, umax = -(1 << (bits - 1)), (1 << (bits - 1)) - 1, (1 << bits) - 1
+        svals = [0, 1, -1, smax, smin, smax - 1, smin + 1, 100, -100]
+        uvals = [0, 1, umax, umax - 1, smax, smax + 1, 100, 0xab & umax]
+        if light:
+            svals, uvals = [-1, smax, smin], [1, umax, smax + 1]
+        if L == "t":
+            uvals = [v for v in uvals if v <= LONG_MAX]   # ptrdiff_t argument
+        for conv in "di":
+            for v in svals:
+                for sp in ["%" + L + conv] + ([] if light else ["%+12" + L + conv, "%-24." + "3" + L + conv]):
+                    out.append(case(cat, sp, [(st, v)], "std", len_cite(L) + "; " + CONV_CITE[conv]))
+        for conv in "uoxXb":
+            for v in uvals:
+                for sp in ["%" + L + conv] + ([] if light else [("%-8" if conv == "u" else "%#") + L + conv, "%030" + L + conv]):
+                    out.append(case(cat, sp, [(ut, v)], "std", len_cite(L) + "; " + CONV_CITE[conv]))
+        for _ in range(12):
+            v = r.randint(smin, smax)
+            out.append(case(cat, "%" + L + "d|%" + L + "i", [(st, v), (st, v)], "std", len_cite(L)))
+            u = r.randint(0, umax if L != "t" else LONG_MAX)
+            out.append(case(cat, "%" + L + "u|%" + L + "x", [(ut, u), (ut, u)], "std", len_cite(L)))
+    # hh/h with an int value outside the narrow type: the value is converted
+    # (p7). To unsigned: modular (6.3.1.3p2, std); to signed: 6.3.1.3p3 impl-defined
+    # (REF-CHOICE: modular).
+    for L, bits in [("hh", 8), ("h", 16), ("w8", 8), ("w16", 16), ("wf8", 8)]:
+        cat = "length.w" if L.startswith("w") and not L.startswith("wf") else (
+            "length.wf" if L.startswith("wf") else "length." + L)
+        for v in [1 << bits, (1 << bits) + 5, -1, -(1 << bits) - 3, INT_MAX, INT_MIN, 300, 40000]:
+            out.append(case(cat, "%" + L + "u|%" + L + "x|%" + L + "o", [I(v)] * 3, "std",
+                            len_cite(L) + "; C17 6.3.1.3p2 (conversion to unsigned)"))
+            out.append(case(cat, "%" + L + "d", [I(v)], "impl",
+                            len_cite(L) + "; C17 6.3.1.3p3 (signed narrowing impl-defined: modular)"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# characters, strings, pointers, wide
+
+def fam_char():
+    out = []
+    for v in range(256):
+        out.append(case("char.c", "%c", [I(v)], "std", "C17 7.21.6.1p8 (c); kernel: lib/vsprintf.c vsnprintf() FORMAT_TYPE_CHAR"))
+    for v in [65, 0, 0x7f, 0xff, 32]:
+        for f in ["%5c", "%-5c", "%1c", "[%c]", "%c%c", "%*c", "%-*c"]:
+            args = [I(v)] * f.count("c")
+            if "*" in f:
+                args = [I(3), I(v)]
+            out.append(case("char.c", f, args, "std", "C17 7.21.6.1p8 (c); p4 width; p6 (-)"))
+    for w in [-4, 0, 2, 9]:
+        out.append(case("char.c", "%*c|", [I(w), I(0x78)], "std", "C17 7.21.6.1p5 (negative width is '-')"))
+    # values of int beyond unsigned char: converted to unsigned char (p8 c, 6.3.1.3p2)
+    for v in [256 + 65, -1, -190, INT_MAX, INT_MIN]:
+        out.append(case("char.c", "%c", [I(v)], "std", "C17 7.21.6.1p8 (c: converted to unsigned char); C17 6.3.1.3p2"))
+    return out
+
+
+STRINGS = [b"", b"a", b"hello", b"hello, world", b"tab\there", b"nl\n", b"quote\"back\\slash",
+           b"\x01\x02\x7f", b"\x80\xfe\xff", b"caf\xc3\xa9", b"%d%s%n not a format", b"0123456789" * 3]
+
+
+def fam_str():
+    out = []
+    cite = "C17 7.21.6.1p8 (s); kernel vsprintf.c string()"
+    for s in STRINGS:
+        for f in ["%s", "[%s]", "%10s", "%-10s", "%.0s", "%.1s", "%.5s", "%.40s", "%12.3s",
+                  "%-12.3s", "%.s", "%1s", "%*s", "%.*s", "%-*.*s"]:
+            args = [("str", s)]
+            if f == "%*s":
+                args = [I(7), ("str", s)]
+            elif f == "%.*s":
+                args = [I(4), ("str", s)]
+            elif f == "%-*.*s":
+                args = [I(9), I(2), ("str", s)]
+            out.append(case("str.s", f, args, "std", cite))
+    for p in [-1, -7, 0, 2, 100]:
+        out.append(case("str.s", "%.*s|", [I(p), ("str", b"abcdef")], "std",
+                        "C17 7.21.6.1p5 (negative precision taken as omitted)"))
+    out.append(case("str.s", "%s%s%s", [("str", b"a"), ("str", b""), ("str", b"c")], "std", cite))
+    # NULL: undefined in C (7.1.4p1); REF-CHOICE "(null)" unless precision < 6, then ""
+    for f in ["%s", "%.3s", "%.6s", "%.10s", "%10s", "%-10s|", "%.0s", "%8.5s", "[%s]"]:
+        out.append(case("str.s", f, [("str", None)], "impl",
+                        "C17 7.1.4p1 (NULL is undefined: reference choice); kernel: lib/vsprintf.c check_pointer(), error_string()"))
+    return out
+
+
+def fam_ptr():
+    out = []
+    cite = "C17 7.21.6.1p8 (p: impl-defined); kernel vsprintf.c pointer_string(), %p as no_hash_pointers"
+    for v in [None, 1, 0x1000, 0xdeadbeef, 0x7ffc12345678, 0xffff888000001000, 0xffffffffffffffff]:
+        for f in ["%p", "[%20p]", "[%-20p]", "%1p", "%*p", "%p%p"]:
+            args = [("ptr", v)]
+            if "*" in f:
+                args = [I(24), ("ptr", v)]
+            if f == "%p%p":
+                args = [("ptr", v), ("ptr", 0x10)]
+            out.append(case("ptr.p", f, args, "impl", cite))
+    return out
+
+
+def fam_wide():
+    out = []
+    ciz = "C17 7.21.6.1p8 (c with l: as %ls of {wc, 0}); C locale encoding (basic characters map to themselves, 5.2.1)"
+    for v in [ord(ch) for ch in "AZaz09 !+%?"]:
+        for f in ["%lc", "%5lc", "%-3lc|"]:
+            out.append(case("wide.lc", f, [("wint", v)], "std", ciz, kernel=False))
+    # a null wide character: as %ls of an empty wide string: nothing is written
+    out.append(case("wide.lc", "[%lc]", [("wint", 0)], "std",
+                    "C17 7.21.6.1p8 (c with l: as if %ls of {0, 0}: no characters)", kernel=False))
+    for v in [1, 0x7f, 0x40, 0x60, 0x24]:
+        out.append(case("wide.lc", "%lc", [("wint", v)], "impl",
+                        "C17 7.21.6.1p8 (lc); non-basic character in the C locale: REF-CHOICE one byte", kernel=False))
+    cis = "C17 7.21.6.1p8 (s with l: wcrtomb; precision counts bytes); C locale encoding"
+    for s in ["", "a", "hello", "Hello World", "0123456789"]:
+        cps = [ord(ch) for ch in s]
+        for f in ["%ls", "[%8ls]", "[%-8ls]", "%.3ls", "%.0ls", "%10.2ls", "%.*ls"]:
+            args = [("wstr", cps)]
+            if "*" in f:
+                args = [I(4), ("wstr", cps)]
+            out.append(case("wide.ls", f, args, "std", cis, kernel=False))
+    return out
+
+
+def fam_error():
+    out = []
+    cite = "C17 7.21.6.1p8 (l with c/s: wcrtomb EILSEQ) + 7.21.6.5p3 (negative return); C locale: code points > 0x7f are encoding errors (REF-CHOICE)"
+    for v in [0x80, 0xe9, 0xff, 0x100, 0x20ac, 0x1f600, 0x10ffff]:
+        out.append(case("error", "%lc", [("wint", v)], "impl", cite, kernel=False))
+        out.append(case("error", "abc%lcdef", [("wint", v)], "impl", cite, kernel=False))
+        out.append(case("error", "%ls", [("wstr", [0x61, v, 0x62])], "impl", cite, kernel=False))
+        out.append(case("error", "%5ls|%d", [("wstr", [v]), I(1)], "impl", cite, kernel=False))
+    # precision stops the conversion before the bad character: REF-CHOICE no error
+    for p in [0, 1, 2]:
+        out.append(case("wide.ls", "%.*ls", [I(p), ("wstr", [0x61, 0x62, 0xe9])], "impl",
+                        "C17 7.21.6.1p8 (ls precision: only needed characters converted, REF-CHOICE)", kernel=False))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# flags, width, precision, percent
+
+def fam_flags():
+    out = []
+    r = random.Random("scnfuzz-flags")
+    fc = "C17 7.21.6.1p6"
+    for fl, cat in [("-", "flags.minus"), ("+", "flags.plus"), (" ", "flags.space"),
+                    ("#", "flags.hash"), ("0", "flags.zero")]:
+        for conv in "diuoxXb":
+            if fl == "#" and conv in "diu":
+                continue
+            for v in [0, 42, -42, INT_MAX]:
+                a = I(v) if conv in "di" else U(v & UINT_MAX)
+                for w, p in [(None, None), (6, None), (6, 2), (None, 4)]:
+                    out.append(case(cat, spec(fl, w, p, "", conv), [a], "std",
+                                    "%s (%s); %s" % (fc, fl, CONV_CITE[conv])))
+        for conv in "eEfFgG":
+            for x in [0.0, -0.0, -2.5, 1234.5678, 1e-5]:
+                for w, p in [(None, None), (12, None), (12, 2), (None, 0)]:
+                    out.append(case(cat, spec(fl, w, p, "", conv), [D(x)], "std",
+                                    "%s (%s); C17 7.21.6.1p8 (%s)" % (fc, fl, conv)))
+    # combined and repeated flags
+    combos = ["-+", "- ", "+ ", " +", "-0", "0-", "+0", " 0", "#0", "-#", "--", "++", "  ", "00",
+              "-+ 0", "+-0 ", "# -", "0#"]
+    for fl in combos:
+        for conv in "dxg":
+            if "#" in fl and conv == "d":
+                continue
+            for v in [0, -5, 123456]:
+                a = (I(v) if conv == "d" else U(v & UINT_MAX)) if conv in "dxo" else D(float(v) / 7.0)
+                for w, p in [(None, None), (10, None), (10, 3)]:
+                    out.append(case("flags.combo", spec(fl, w, p, "", conv), [a], "std",
+                                    fc + " (flag combination)"))
+    for _ in range(50):
+        conv = r.choice("diouxXeEfFgG")
+        allowed = "-+ 0" + ("#" if conv not in "diu" else "")
+        fl = "".join(r.sample(allowed, r.randint(1, 3)))
+        w = r.choice([None, 3, 8, 15])
+        p = r.choice([None, 0, 1, 3, 7])
+        if conv in "di":
+            a = I(r.randint(-99999, 99999))
+        elif conv in "ouxX":
+            a = U(r.randint(0, 999999))
+        else:
+            a = D(r.uniform(-1e4, 1e4))
+        out.append(case("flags.combo", spec(fl, w, p, "", conv), [a], "std", fc))
+    return out
+
+
+def fam_width_prec():
+    out = []
+    for w in [0, 1, 2, 3, 10, 25, 64, 100]:
+        for f, a in [("%*d", I(-17)), ("%*u", U(17)), ("%*x", U(0xabc)), ("%*s", ("str", b"str")),
+                     ("%*.2f", D(3.14159)), ("%*e", D(-1.0)), ("%*c", I(0x41))]:
+            out.append(case("width", f + "|", [I(w), a], "std", "C17 7.21.6.1p4-p5 (width, *)"))
+            out.append(case("width", f + "|", [I(-w), a], "std", "C17 7.21.6.1p5 (negative * width: '-' flag and positive width)"))
+            lit = f.replace("*", str(w)) if w else f.replace("*", "")
+            out.append(case("width", lit + "|", [a], "std", "C17 7.21.6.1p4 (field width)"))
+    out.append(case("width", "%-*d|", [I(-6), I(1)], "std", "C17 7.21.6.1p5"))
+    out.append(case("width", "%0*d|", [I(-6), I(1)], "std", "C17 7.21.6.1p5-p6 ('-' from negative width overrides '0')"))
+    for p in [0, 1, 2, 5, 17, 30, 60]:
+        for f, a in [("%.*d", I(-42)), ("%.*u", U(42)), ("%.*o", U(8)), ("%.*x", U(0)), ("%.*s", ("str", b"abcdefghij")),
+                     ("%.*f", D(2.0 / 3.0)), ("%.*e", D(12345.678)), ("%.*g", D(0.000123456789)), ("%.*d", I(0))]:
+            out.append(case("precision", f + "|", [I(p), a], "std", "C17 7.21.6.1p4-p5 (precision, *)"))
+            out.append(case("precision", f.replace("*", str(p)) + "|", [a], "std", "C17 7.21.6.1p4 (precision)"))
+        for f, a in [("%.*d", I(-42)), ("%.*s", ("str", b"abcdefghij")), ("%.*f", D(2.0 / 3.0)), ("%.*x", U(0))]:
+            out.append(case("precision", f + "|", [I(-p - 1), a], "std", "C17 7.21.6.1p5 (negative precision: as if omitted)"))
+    for f, a in [("%.d", I(0)), ("%.f", D(2.5)), ("%.e", D(2.5)), ("%.g", D(2.5)), ("%.s", ("str", b"x")),
+                 ("%5.d|", I(0)), ("%.x", U(0)), ("%#.o", U(0)), ("%#.x", U(0)), ("%+.d", I(0)), ("% .d", I(0))]:
+        out.append(case("precision", f, [a], "std", "C17 7.21.6.1p4 (a period alone is precision zero); p8 (d: no characters for zero)"))
+    for w, p in [(1, 1), (5, 10), (10, 5), (0, 0), (20, 20)]:
+        out.append(case("precision", "%*.*d|", [I(w), I(p), I(-123)], "std", "C17 7.21.6.1p5"))
+        out.append(case("precision", "%*.*f|", [I(w), I(p), D(-1.25)], "std", "C17 7.21.6.1p5"))
+    return out
+
+
+def fam_percent():
+    out = []
+    cite = "C17 7.21.6.1p8 (%); kernel: FORMAT_TYPE_PERCENT_CHAR"
+    for f, a in [("%%", []), ("%%%%", []), ("a%%b", []), ("100%%", []), ("%%d", []), ("%d%%", [I(5)]),
+                 ("%%%d%%", [I(-5)]), ("%%s%s", [("str", b"x")]), ("%% %% %%", []), ("%%%%%%%%%%", [])]:
+        out.append(case("percent", f, a, "std", cite))
+    for s in [b"", b"plain text", b"\t\n\r", b"\x01\x1f\x7f", b"a\"b\\c", b"x" * 200]:
+        out.append(case("percent", s, [], "std", "C17 7.21.6.1p3 (ordinary multibyte characters copied unchanged)"))
+    for s in [b"\x80\xff", b"caf\xc3\xa9 %d"]:
+        out.append(case("percent", s, [I(1)] if b"%d" in s else [], "impl",
+                        "C17 7.21.6.1p3 (bytes >= 0x80 as format characters: C locale encoding, REF-CHOICE copied as bytes)"))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# positional, %n
+
+def fam_positional():
+    out = []
+    cite = "POSIX fprintf (%n$, *m$)"
+    P = [
+        ("%1$d", [I(7)]), ("%2$d %1$d", [I(1), I(2)]), ("%1$d %1$d", [I(9)]), ("%2$s %1$s", [("str", b"a"), ("str", b"b")]),
+        ("%3$s %1$s %2$s", [("str", b"one"), ("str", b"two"), ("str", b"three")]),
+        ("%1$*2$d|", [I(42), I(8)]), ("%1$-*2$d|", [I(42), I(8)]), ("%1$*2$d|", [I(42), I(-8)]),
+        ("%2$*1$d|", [I(6), I(-3)]), ("%1$.*2$f", [D(3.14159265), I(3)]), ("%2$.*1$s", [I(2), ("str", b"hello")]),
+        ("%3$*1$.*2$d|", [I(9), I(5), I(77)]), ("%1$x %1$o %1$u %1$#X", [U(255)]),
+        ("%2$c%1$c", [I(0x61), I(0x62)]), ("%1$s%2$n %3$d", [("str", b"abc"), ("n", "int"), I(5)]),
+        ("%2$lld %1$hhd", [I(-3), ("llong", -9000000000)]), ("%1$g %1$e %1$f", [D(0.1)]),
+        ("%1$Lf %2$f", [LD(2.5), D(0.25)]), ("%1$p", [("ptr", 0x1234)]),
+        ("%1$.*1$d", [I(4)]), ("%1$*1$d|", [I(5)]),
+    ]
+    for f, a in P:
+        kind = "impl" if "p" in f else "std"
+        out.append(case("positional", f, a, kind, cite + ("; C17 7.21.6.1p8 (p)" if kind == "impl" else "")))
+    r = random.Random("scnfuzz-positional")
+    for _ in range(60):
+        n = r.randint(2, 6)
+        args = []
+        for k in range(n):
+            t = r.choice(["d", "s", "x", "f", "c"])
+            if t == "d":
+                args.append(("d", I(r.randint(-999, 999))))
+            elif t == "s":
+                args.append(("s", ("str", bytes(r.choice(b"abcxyz") for _ in range(r.randint(0, 5))))))
+            elif t == "x":
+                args.append(("x", U(r.randint(0, 0xffff))))
+            elif t == "f":
+                args.append((".2f", D(r.randint(-10000, 10000) / 64.0)))
+            else:
+                args.append(("c", I(r.randint(0x61, 0x7a))))
+        order = list(range(n))
+        r.shuffle(order)
+        order += [r.randrange(n)]
+        f = "|".join("%%%d$%s" % (k + 1, args[k][0]) for k in order)
+        out.append(case("positional", f, [a for _, a in args], "std", cite))
+    return out
+
+
+def fam_n():
+    out = []
+    cite = "C17 7.21.6.1p8 (n); kernel: %n unsupported, " + KSTOP
+    for L, nt in [("", "int"), ("hh", "schar"), ("h", "short"), ("l", "long"), ("ll", "llong"),
+                  ("j", "intmax"), ("z", "size"), ("t", "ptrdiff")]:
+        out.append(case("n", "%" + L + "n", [("n", nt)], "std", cite))
+        out.append(case("n", "abc%" + L + "ndef", [("n", nt)], "std", cite))
+        out.append(case("n", "%10d%" + L + "n|", [I(5), ("n", nt)], "std", cite))
+        out.append(case("n", "%s%" + L + "n%s", [("str", b"x" * 100), ("n", nt), ("str", b"tail")], "std", cite))
+    for f, a, sz in [
+        ("%n%n", [("n", "int"), ("n", "int")], None),
+        ("a%nb%nc%n", [("n", "int"), ("n", "long"), ("n", "short")], None),
+        ("hello%n world", [("n", "int")], [0, 1, 3, 5, 6, 20]),
+        ("%d%n%s%n", [I(-12345), ("n", "int"), ("str", b"abcdef"), ("n", "int")], [0, 4, 20]),
+        ("%.3s%n", [("str", b"abcdef"), ("n", "int")], None),
+        ("%5c%n", [I(0x41), ("n", "int")], None),
+        ("%e%n", [D(1.0), ("n", "int")], None),
+        ("%%%n", [("n", "int")], None),
+        ("%300d%n", [I(1), ("n", "int")], [0, 10, 300, 301]),
+        ("\t%n", [("n", "schar")], None),
+        ("%200s%200s%hhn", [("str", b"a"), ("str", b"b"), ("n", "schar")], [0]),
+    ]:
+        kind = "std"
+        c = cite
+        if f == "%200s%200s%hhn":
+            kind = "impl"
+            c = "C17 7.21.6.1p8 (n: count 400 converted to signed char, 6.3.1.3p3 impl-defined: modular)"
+        out.append(case("n", f, a, kind, c, sizes=sz))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# floating point
+
+DBL_MAX = 1.7976931348623157e308
+DBL_MIN = 2.2250738585072014e-308
+DBL_TRUE_MIN = 5e-324
+FLOAT_VALUES = [0.0, -0.0, 1.0, -1.0, 0.5, 0.1, 0.2, 0.3, 1.5, 2.5, 3.14159265358979, -2.718281828459045,
+                10.0, 100.0, 1e6, 1e7, 1e-4, 1e-5, 123456.789, 0.000123456, 1e15, 1e16, 1e17, 1e22, 1e23,
+                9.5, 99.5, 0.05, 0.95, 1e100, -1e-100, 1e300, 1e-300, DBL_MAX, DBL_MIN, DBL_TRUE_MIN,
+                2.2250738585072009e-308, 4.9e-322, 0.1 + 0.2, 1 / 3, 2 / 3, 65536.0, 4294967296.0,
+                9007199254740993.0, 9007199254740992.0, 0.999999, 0.9999995, 9.9999995, 999999.5]
+
+
+def float_cite(conv):
+    if conv in "aA":
+        return "C17 7.21.6.1p8 (a: REF-CHOICE leading 1); kernel " + KSTOP
+    return "C17 7.21.6.1p8 (%s), F.5; kernel %s" % (conv, KSTOP)
+
+
+def float_kind(conv):
+    return "impl" if conv in "aA" else "std"
+
+
+def fam_float():
+    out = []
+    r = random.Random("scnfuzz-float")
+    # random doubles: bit patterns, decimal-ish values, subnormals
+    rand = []
+    for _ in range(20):
+        rand.append(DB(r.getrandbits(64) & ~(0x7ff << 52) | (r.randint(1, 0x7fe) << 52)))
+    for _ in range(16):
+        rand.append(D(r.randint(-10**9, 10**9) / 10 ** r.randint(0, 9)))
+    for _ in range(6):
+        rand.append(DB(r.getrandbits(52) | (r.getrandbits(1) << 63)))
+    fixed = [D(x) for x in FLOAT_VALUES]
+    cats = {"f": "float.f", "F": "float.f", "e": "float.e", "E": "float.e", "g": "float.g", "G": "float.g",
+            "a": "float.a", "A": "float.a"}
+    for conv in "fFeEgGaA":
+        for a in fixed:
+            bits = a[1]
+            ex = (bits >> 52) & 0x7ff
+            if conv in "fF" and ex > 1023 + 200:
+                ps = [None, 0]
+            elif conv in "fF" and ex < 1023 - 200 and bits & ((1 << 63) - 1):
+                ps = [None, 0, 3]
+            else:
+                ps = [None, 0, 3, 17] if conv in "feg" else ([None, 0, 3] if conv == "a" else [None])
+            for p in ps:
+                out.append(case(cats[conv], spec("", None, p, "", conv), [a], float_kind(conv), float_cite(conv)))
+        for a in rand if conv in "fega" else []:
+            ex = (a[1] >> 52) & 0x7ff
+            for p in [None, 12] if conv not in "aA" else [None]:
+                if conv in "fF" and (ex > 1023 + 300 or ex < 1023 - 300):
+                    continue
+                out.append(case(cats[conv], spec("", None, p, "", conv), [a], float_kind(conv), float_cite(conv)))
+    # flags x width on a few values
+    for conv in "feEgGaA":
+        for x in [0.0, -0.0, -1.5, 100.25, 1e-10, 123456789.0] if conv in "fega" else [-1.5, 1e-10]:
+            for fl in ["#", "+", " ", "-", "0", "#0", "+0", "-#"]:
+                for w, p in [(None, None), (16, None), (16, 0), (None, 0)]:
+                    if fl in ("0", "-") and w is None:
+                        continue
+                    if conv == "f" and abs(x) > 1e8:
+                        continue
+                    out.append(case(cats[conv], spec(fl, w, p, "", conv), [D(x)], float_kind(conv),
+                                    float_cite(conv) + "; p6 (" + fl + ")"))
+    return out
+
+
+def fam_float_g_edges():
+    out = []
+    cite = "C17 7.21.6.1p8 (g: P/X rule, # keeps zeros); kernel " + KSTOP
+    vals = [1e-4, 9.9999e-5, 0.0001 - 1e-20, 0.00009999995, 0.000099999949, 123456.0, 999999.0, 999999.4,
+            999999.5, 9999995.0, 1234567.0, 100000.0, 1e5, 1e6, 0.001, 1.0, 10.0, 9.5, 0.5, 95.0,
+            99.95, 1e-5, 5e-5, 123.456, 0.1, 1e16, 12345678901234567890.0]
+    for x in vals:
+        for p in [None, 0, 1, 5, 17]:
+            for fl in ["", "#"] if p in (None, 0, 5) else [""]:
+                out.append(case("float.g", spec(fl, None, p, "", "g"), [D(x)], "std", cite))
+    return out
+
+
+def ldbl(sign, e, m):
+    return ("ldouble", (sign, e, m))
+
+
+LDBL_MAX = (0, 0x7ffe, (1 << 64) - 1)
+LDBL_MIN = (0, 1, 1 << 63)
+LDBL_TRUE_MIN = (0, 0, 1)
+LDBL_SUB_MAX = (0, 0, (1 << 63) - 1)
+
+
+def fam_long_double():
+    out = []
+    r = random.Random("scnfuzz-ldouble")
+    cite = "C17 7.21.6.1p7 (L), p8 (%s), F.5; kernel " + KSTOP
+    citea = "C17 7.21.6.1p7 (L), p8 (a: REF-CHOICE leading 1); kernel " + KSTOP
+    vals = [LD(0.0), LD(-0.0), LD(1.0), LD(-1.0), LD(0.5), LD(2.5), LD(0.1), LD(1e300),
+            ("ldouble", (0, 16383 - 4, 0xcccccccccccccccd)),           # 0.1L
+            ("ldouble", (0, 16384, 0xc90fdaa22168c235)),               # pi L
+            ("ldouble", (1, 16383 + 10, 0xfffffffffffffffe)),
+            ("ldouble", LDBL_MIN), ("ldouble", LDBL_TRUE_MIN), ("ldouble", LDBL_SUB_MAX),
+            ("ldouble", (0, 16383 + 63, (1 << 64) - 1)),                # 2^64 - 1
+            ("ldouble", (0, 16383 + 52, 0x8000000000000800)),           # 2^53 + 1
+            ("ldouble", (0, 16383 + 70, 0xa000000000000000))]
+    for _ in range(10):
+        vals.append(("ldouble", (r.getrandbits(1), r.randint(16383 - 80, 16383 + 80), (1 << 63) | r.getrandbits(63))))
+    for _ in range(5):
+        vals.append(("ldouble", (0, r.randint(1, 0x7ffe), (1 << 63) | r.getrandbits(63))))
+    for _ in range(4):
+        vals.append(("ldouble", (0, 0, r.getrandbits(62))))
+    for a in vals:
+        e = a[1][1]
+        big = e > 16383 + 200 or (e < 16383 - 200)
+        for conv in "feEgGaA" if e in (16383 - 4, 16384) else "fega":
+            if conv == "f" and big:
+                ps = [0]
+            else:
+                ps = [None, 0, 19] if conv not in "aA" else [None, 3]
+            for p in ps:
+                out.append(case("float.long-double", spec("", None, p, "L", conv), [a], float_kind(conv),
+                                citea if conv in "aA" else cite % conv))
+        for f in ["%+25.10Le", "%-25.3Lf|", "%025Lg", "%#.0Lf", "%#Lg", "% La", "%#.0La"]:
+            if "f" in f and big:
+                continue
+            conv = f[-1]
+            out.append(case("float.long-double", f, [a], float_kind(conv), citea if conv in "aA" else cite % conv))
+    return out
+
+
+def fam_inf_nan():
+    out = []
+    cite = "C17 7.21.6.1p8 (inf/nan style: REF-CHOICE inf, nan, -nan), p6 (0); kernel " + KSTOP
+    vals = [D(float("inf")), D(float("-inf")), DB(DNAN), DB(DNEGNAN), DB(0x7ff0000000000001),
+            ("ldouble", (1, 0x7fff, 1 << 63)), ("ldouble", (0, 0x7fff, 0xc000000000000000))]
+    for a in vals:
+        L = "L" if a[0] == "ldouble" else ""
+        for conv in "fFeEgGaA" if a in (vals[0], vals[3]) else "fEga":
+            for fl, w, p in [("", None, None), ("+", None, None), (" ", 8, None), ("-", 8, None),
+                             ("0", 8, None), ("#+0", 10, 2)]:
+                out.append(case("float.inf-nan", spec(fl, w, p, L, conv), [a], "impl", cite))
+    return out
+
+
+def fam_float_hard():
+    out = []
+    cite = "C17 7.21.6.1p8 (%s), F.5 (ties to even); kernel " + KSTOP
+    for x in [0.5, 1.5, 2.5, 3.5, 4.5, -0.5, -1.5, 0.49999999999999994, 1e22 + 0.0, 5e-1]:
+        out.append(case("float.hard", "%.0f", [D(x)], "std", cite % "f"))
+        out.append(case("float.hard", "%.0e", [D(x)], "std", cite % "e"))
+    for x in [0.125, 0.375, 0.625, 0.875, 2.675, 1.005, 1.115, 9.995, 0.045, 1.25, 1.35]:
+        out.append(case("float.hard", "%.2f", [D(x)], "std", cite % "f (value as its exact binary value)"))
+        out.append(case("float.hard", "%.1f", [D(x)], "std", cite % "f"))
+        out.append(case("float.hard", "%.2e", [D(x)], "std", cite % "e"))
+    for x in [9.5, 99.5, 999.5, 9.95, 9.995, 0.995, 0.0995, 9.9999999, 999999.9999999, 0.9999999999999999,
+              99999999999999999999.0, 1e-7 * 9.99999999]:
+        for f in ["%.0f", "%.1f", "%.2f", "%.0e", "%.1e", "%.2e", "%g", "%.3g", "%#.3g", "%.1g"]:
+            out.append(case("float.hard", f, [D(x)], "std", cite % f[-1] + " (carry)"))
+    # exact binary ties k/2^m: m decimals ending in 5, rounded at m-1 places (ties to even)
+    for m in range(1, 9):
+        for k in range(1, 2 ** m, 2) if m <= 4 else [1, 3, 2 ** m - 1, 2 ** (m - 1) + 1]:
+            x = k / 2 ** m
+            out.append(case("float.hard", "%%.%df" % (m - 1), [D(x)], "std", cite % "f (exact tie)"))
+            out.append(case("float.hard", "%%.%df" % (m - 1), [D(x + 3)], "std", cite % "f (exact tie)"))
+    # integers ending in 5 (exact ties for %e), and 2^53 neighbourhood
+    for v in [15, 25, 35, 45, 125, 1125, 99995, 2 ** 53 + 2, 123456789012345, 10 ** 21 + 5 * 2 ** 20]:
+        dg = len(str(v))
+        out.append(case("float.hard", "%%.%de" % (dg - 2), [D(float(v))], "std", cite % "e (exact tie)"))
+        out.append(case("float.hard", "%%.%dg" % (dg - 1), [D(float(v))], "std", cite % "g (exact tie)"))
+    # decimal-looking values d/10^k ending in 5: the binary value decides the direction
+    r = random.Random("scnfuzz-hard")
+    for _ in range(60):
+        k = r.randint(1, 12)
+        d = r.randint(0, 10 ** 6) * 10 + 5
+        x = d / 10 ** k
+        out.append(case("float.hard", "%%.%df" % (k - 1), [D(x)], "std", cite % "f (near tie)"))
+        out.append(case("float.hard", "%%.%de" % (len(str(d)) - 2), [D(x)], "std", cite % "e (near tie)"))
+    out.append(case("float.hard", "%.60e", [D(DBL_MIN)], "std", cite % "e"))
+    out.append(case("float.hard", "%.60e", [D(DBL_TRUE_MIN)], "std", cite % "e"))
+    out.append(case("float.hard", "%.760e", [D(DBL_TRUE_MIN)], "std", cite % "e (all 751 significant digits)"))
+    out.append(case("float.hard", "%.1100f", [D(DBL_TRUE_MIN)], "std", cite % "f"))
+    out.append(case("float.hard", "%.1080f", [D(DBL_MIN)], "std", cite % "f"))
+    out.append(case("float.hard", "%f", [D(DBL_MAX)], "std", cite % "f (309 integer digits)"))
+    out.append(case("float.hard", "%.20e", [D(DBL_MAX)], "std", cite % "e"))
+    out.append(case("float.hard", "%.400e", [D(DBL_MAX)], "std", cite % "e"))
+    for x in [0.1, 0.2, 0.3, 1 / 3, 2 / 3, 3.141592653589793, 2.718281828459045, 1e23, 5e-324, DBL_MAX, DBL_MIN,
+              2.2250738585072009e-308, 123456789012345678.0, 1.7976931348623157e307, 0.1 + 0.2, 100.0, 1e21,
+              9007199254740993.0, 4.35, 0.000001, 1e-7, 8.41e21, 5e-310, 1.1, 2.2, 3.3, 9.109e-31, 6.022e23]:
+        out.append(case("float.hard", "%.17g", [D(x)], "std", cite % "g"))
+        out.append(case("float.hard", "%.16g", [D(x)], "std", cite % "g"))
+        out.append(case("float.hard", "%.40g", [D(x)], "std", cite % "g"))
+    # long double hard cases
+    cl = "C17 7.21.6.1p8 (%s) + F.5 (x87 80-bit long double); kernel " + KSTOP
+    out.append(case("float.hard", "%Lf", [("ldouble", LDBL_MAX)], "std", cl % "f (all 4933 integer digits)"))
+    out.append(case("float.hard", "%.3Lf|", [("ldouble", (1, 0x7ffe, (1 << 64) - 1))], "std", cl % "f"))
+    out.append(case("float.hard", "%.40Le", [("ldouble", LDBL_MAX)], "std", cl % "e"))
+    for p in [0, 10, 30, 100, 1000, 11500]:
+        out.append(case("float.hard", "%%.%dLe" % p, [("ldouble", LDBL_TRUE_MIN)], "std", cl % "e (LDBL_TRUE_MIN)"))
+    for p in [20, 60]:
+        out.append(case("float.hard", "%%.%dLe" % p, [("ldouble", LDBL_MIN)], "std", cl % "e (LDBL_MIN)"))
+        out.append(case("float.hard", "%%.%dLe" % p, [("ldouble", LDBL_SUB_MAX)], "std", cl % "e (largest subnormal)"))
+    out.append(case("float.hard", "%.21Lg", [("ldouble", (0, 16383 - 4, 0xcccccccccccccccd))], "std", cl % "g"))
+    out.append(case("float.hard", "%.0Lf", [("ldouble", ld_from_exact(0, 5, -1))], "std", cl % "f (2.5 ties to even)"))
+    out.append(case("float.hard", "%.0Lf", [("ldouble", ld_from_exact(0, 7, -1))], "std", cl % "f (3.5 ties to even)"))
+    return out
+
+
+def fam_trunc():
+    out = []
+    cite = "C17 7.21.6.5p2-p3 (output beyond n-1 discarded, would-be length returned)"
+    for f, a, sz in [
+        ("%5000d", [I(1)], [0, 1, 4095, 4096, 4097, 5000, 5001]),
+        ("%-5000d|", [I(-1)], [0, 2, 5002]),
+        ("%.4200d", [I(7)], [0, 100, 4201]),
+        ("%s", [("str", b"0123456789abcdef" * 300)], [0, 1, 16, 4096, 4800, 4801]),
+        ("%s%s", [("str", b"A" * 3000), ("str", b"B" * 3000)], [0, 3000, 3001, 6000, 6001]),
+        ("%4097c", [I(0x41)], [4097, 4098]),
+        ("%-4097c|", [I(0x41)], [1, 4099]),
+        ("%8192s|", [("str", b"x")], [0, 8192, 8194]),
+        ("%5000.3f", [D(-3.25)], [0, 4990, 5001]),
+        ("%-6000e|", [D(1e-300)], [6002]),
+        ("%.4500f", [D(1.0 / 3.0)], [0, 4502, 4503]),
+        ("%04500x", [U(0xabc)], [1, 4501]),
+        ("%*d", [I(4500), I(-2)], [4501]),
+        ("%.*s", [I(4500), ("str", b"q" * 5000)], [4499, 4500, 4501]),
+    ]:
+        conv = [ch for ch in f if ch.isalpha()][-1]
+        c = cite + ("; F.5" if conv in "fe" else "")
+        if conv in "fe":
+            c += "; kernel " + KSTOP
+        out.append(case("trunc", f, a, "std", c, sizes=sz))
+    # shorter ones with every buffer size (no @sizes)
+    for f, a in [("hello", []), ("%d", [I(-123456)]), ("%10s|", [("str", b"abc")]), ("%.3e", [D(1234.5)]),
+                 ("%x%o", [U(0xdead), U(8)])]:
+        out.append(case("trunc", f, a, "std", cite))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# kernel-only behaviour (ISO undefined or different): iso column '-' unless defined
+
+def fam_kernel():
+    out = []
+    K = "lib/vsprintf.c "
+    def k(cat, f, a, cite, kind="std", iso=True):
+        # iso=True: the ISO column is filled when the standard defines the case
+        out.append(case(cat, f, a, kind, K + cite, iso=iso))
+    # stop at invalid/unsupported conversions
+    for f, a in [("ab%jdcd", [("intmax", 5)]), ("x%fy", [D(1.0)]), ("x%Lfy", [LD(1.0)]), ("%d %e %d", [I(1), D(2.0), I(3)]),
+                 ("pre%npost", [("n", "int")]), ("%bz", [U(5)]), ("%B", [U(5)]), ("%w32d", [I(1)]), ("%1$d", [I(1)]),
+                 ("%2$s %1$s", [("str", b"a"), ("str", b"b")]), ("ab%", []), ("ab%5", []), ("%y", []), ("a%kb", []),
+                 ("%Zd", [("ssize", 3)]), ("%qd", [("llong", 3)]), ("%5.2a", [D(1.0)]), ("%C", [I(65)]), ("%S", [("str", b"x")]),
+                 ("%lc", [I(65)]), ("%hhc", [I(65)]), ("%*f|%d", [I(4), D(1.0), I(2)]), ("%.*g", [I(3), D(1.0)]),
+                 ("%v", []), ("%-08.3", [])]:
+        if f in ("%lc", "%hhc"):
+            k("kernel.qualifier", f, a, "format_decode(): qualifier accepted and ignored for %c")
+            continue
+        k("kernel.stop", f, a, "format_decode(): unknown conversion -> FORMAT_TYPE_INVALID; vsnprintf() stops output there (goto out)")
+    # integers: qualifiers
+    for f, a in [("%Ld", [("llong", -5)]), ("%Lu", [("ullong", ULONG_MAX)]), ("%Lx", [("llong", -1)]),
+                 ("%lld", [("llong", LONG_MIN)]), ("%llu", [("ullong", ULONG_MAX)]), ("%zd", [("ssize", -7)]),
+                 ("%zu", [("size", ULONG_MAX)]), ("%zx", [("size", 0xabc)]), ("%td", [("ptrdiff", -9)]), ("%tx", [("ptrdiff", -1)]),
+                 ("%hd", [I(70000)]), ("%hd", [I(-32769)]), ("%hu", [I(-1)]), ("%hhd", [I(300)]), ("%hhd", [I(128)]),
+                 ("%hhd", [I(-129)]), ("%hhu", [I(-1)]), ("%hhx", [I(0x1ff)]), ("%hi", [I(40000)]), ("%lx", [("long", -1)]),
+                 ("%ld", [("long", LONG_MIN)]), ("%li", [("long", 12)]), ("%lo", [("ulong", 8)]), ("%d", [U(UINT_MAX)]),
+                 ("%u", [I(-1)]), ("%x", [I(-2)]), ("%i", [I(INT_MIN)])]:
+        # ISO: narrowing a signed value is impl-defined (covered in length.*): kernel column only
+        k("kernel.qualifier", f, a, "format_decode() qualifiers, vsnprintf() va_arg casts; number()",
+          iso=not (f[-1] in "di" and "h" in f))
+    # number() differences from ISO
+    for f, a in [("%.0d", [I(0)]), ("%.d", [I(0)]), ("%.0x", [U(0)]), ("%#x", [U(0)]), ("%#X", [U(0)]), ("%#o", [U(0)]),
+                 ("%#.0o", [U(0)]), ("%#.5o", [U(8)]), ("%#8o", [U(8)]), ("%#08o", [U(8)]), ("%#08x", [U(1)]),
+                 ("%#8x", [U(0)]), ("%#-8x|", [U(0)]), ("%08.3d", [I(5)]), ("%08.3d", [I(-5)]), ("%+08.3d", [I(5)]),
+                 ("%010.5x", [U(0xab)]), ("%#010.5x", [U(0xab)]), ("%+u", [U(5)]), ("% u", [U(5)]), ("%+x", [U(5)]),
+                 ("%#d", [I(5)]), ("%#u", [U(5)]), ("%#5d", [I(5)]), ("%-05d|", [I(5)]), ("%0-5d|", [I(5)]),
+                 ("%.*d", [I(-3), I(7)]), ("%.*d", [I(-1), I(0)]), ("%.*x", [I(-5), U(0)]), ("%+ d", [I(5)]),
+                 ("% +d", [I(5)]), ("%.3d", [I(-5)]), ("%5.0d|", [I(0)]), ("%#.3x", [U(1)]), ("%#X", [U(0xabc)]),
+                 ("%.40d", [I(1)]), ("%-+8d|", [I(0)]), ("%#.0x", [U(0)])]:
+        k("kernel.number", f, a, "number(): SIGN/PLUS/SPACE/SPECIAL/ZEROPAD/SMALL rules, at least one digit, precision from format_decode()")
+    # strings and chars
+    for f, a in [("%s", [("str", None)]), ("%.3s", [("str", None)]), ("%.0s", [("str", None)]), ("%10s|", [("str", None)]),
+                 ("%-10.2s|", [("str", None)]), ("%.20s", [("str", None)]), ("%.s", [("str", b"abc")]), ("%.*s", [I(-1), ("str", b"abc")]),
+                 ("%.*s", [I(-100), ("str", b"abc")]), ("%05s", [("str", b"ab")]), ("%-05s|", [("str", b"ab")]), ("%#s", [("str", b"ab")]),
+                 ("%+s", [("str", b"ab")]), ("%05c", [I(65)]), ("%-05c|", [I(65)]), ("%.3c", [I(65)]), ("%+c", [I(65)]),
+                 ("%c", [I(0x141)]), ("%5%", []), ("%-5%|", []), ("%05%", []), ("%.3%", []), ("%l%", []), ("%*%", [I(5)])]:
+        k("kernel.string", f, a, "string(), check_pointer(), error_string(), widen_string(); vsnprintf() FORMAT_TYPE_CHAR/PERCENT_CHAR",
+          iso=("str", None) not in a)
+    # pointers: %p (as no_hash_pointers) and %px, NULL
+    for v in [None, 1, 0x1000, 0xffff888000001000, ULONG_MAX]:
+        for f in ["%p", "%px", "[%20px]", "[%-20p]", "%#px", "%#p", "%.20px", "%020px", "%5px", "%pxyz", "%p-%px"]:
+            a = [("ptr", v)] * (2 if f == "%p-%px" else 1)
+            kind = "impl" if "px" not in f.replace("%p-%px", "%p") or f == "%p-%px" else "std"
+            if f in ("%p", "[%-20p]", "%#p"):
+                kind = "impl"
+            k("kernel.ptr", f, a, "pointer(), pointer_string(), default_pointer(); printk-formats.rst (%px; plain %p as no_hash_pointers)",
+              kind=kind, iso=kind == "impl")
+    # clamps
+    k("kernel.clamp", "%.*d", [I(40000), I(1)], "set_precision(): clamp to PRECISION_MAX 32767")
+    k("kernel.clamp", "%.*s|", [I(-40000), ("str", b"abc")], "set_precision(): clamp(prec, 0, PRECISION_MAX)")
+    k("kernel.clamp", "%.*d|", [I(INT_MIN), I(5)], "set_precision(): clamp(prec, 0, PRECISION_MAX)")
+    k("kernel.clamp", "%.*s|", [I(INT_MAX), ("str", b"abc")], "set_precision(): clamp to PRECISION_MAX")
+    k("kernel.clamp", "%*d|", [I(-5000), I(7)], "format_decode(): negative * width -> LEFT")
+    # wide literal format bytes, empty format
+    k("kernel.string", "", [], "vsnprintf(): empty format", iso=True)
+    return out
+
+
+def all_cases():
+    for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,
+                fam_width_prec, fam_percent, fam_positional, fam_n, fam_float, fam_float_g_edges,
+                fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel):
+        for c in fam():
+            yield c

@@ -1,0 +1,135 @@
+"""Exact decimal digits of doubles and x87 long doubles.
+
+Two independent sources that must agree on every request:
+  - MPFR (corpus/gen/mpfr_fmt.c, compiled into a temporary directory),
+  - Python's decimal module on the exact rational value m * 2^e.
+Rounding: to nearest, ties to even (C17 F.5 / 7.21.6.1p13, default rounding mode).
+"""
+import decimal
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from casefmt import dbits
+
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)   # exact decimals of long doubles have > 4300 digits
+
+
+class FP:
+    """sign, kind ('fin', 'inf', 'nan'), exact value m * 2^e (m >= 0), and the
+    request key for mpfr_fmt."""
+    __slots__ = ("sign", "kind", "m", "e", "key")
+
+    @staticmethod
+    def of(t, v):
+        fp = FP()
+        if t == "double":
+            b = v
+            fp.sign = b >> 63
+            ex, f = (b >> 52) & 0x7FF, b & ((1 << 52) - 1)
+            fp.key = "D %016x" % (b & ((1 << 63) - 1))
+            if ex == 0x7FF:
+                fp.kind = "inf" if f == 0 else "nan"
+                fp.m, fp.e = 0, 0
+            else:
+                fp.kind = "fin"
+                fp.m, fp.e = (f, -1074) if ex == 0 else ((1 << 52) | f, ex - 1075)
+        else:
+            s, ex, m = v
+            fp.sign = s
+            fp.key = "L %04x %016x" % (ex, m)
+            if ex == 0x7FFF:
+                fp.kind = "inf" if (m & ((1 << 63) - 1)) == 0 else "nan"
+                fp.m, fp.e = 0, 0
+            else:
+                if ex != 0 and not (m >> 63):
+                    raise ValueError("unnormal long double not used by the corpus")
+                fp.kind = "fin"
+                fp.m, fp.e = m, (ex if ex else 1) - 16383 - 63
+        if fp.m == 0:
+            fp.e = 0
+        return fp
+
+
+def exact_decimal(m, e):
+    if e >= 0:
+        return decimal.Decimal(m << e)
+    # m * 2^e = (m * 5^-e) * 10^e, built from its digits (exact, no context rounding)
+    n = m * 5 ** (-e)
+    return decimal.Decimal((0, tuple(int(ch) for ch in str(n)), e))
+
+
+def dec_fixed(m, e, p):
+    d = exact_decimal(m, e)
+    ctx = decimal.Context(prec=len(str(m)) + abs(e) + p + 10, rounding=decimal.ROUND_HALF_EVEN,
+                          Emax=10 ** 6, Emin=-10 ** 6)
+    q = d.quantize(decimal.Decimal(1).scaleb(-p), context=ctx)
+    s = "{:f}".format(q)
+    if "." not in s and p > 0:
+        s += "." + "0" * p
+    return s
+
+
+def dec_sci(m, e, p):
+    if m == 0:
+        return "0" * (p + 1), 0
+    d = exact_decimal(m, e)
+    ctx = decimal.Context(prec=p + 1, rounding=decimal.ROUND_HALF_EVEN, Emax=10 ** 6, Emin=-10 ** 6)
+    r = ctx.plus(d)
+    sign, dg, ex = r.as_tuple()
+    ds = "".join(map(str, dg))
+    ds = (ds + "0" * (p + 1))[:p + 1]
+    return ds, ex + len(dg) - 1
+
+
+class Oracle:
+    def __init__(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        self.tmp = tempfile.mkdtemp(prefix="scn-mpfr-")
+        exe = os.path.join(self.tmp, "mpfr_fmt")
+        cc = os.environ.get("CC", "cc")
+        subprocess.run([cc, "-O2", "-o", exe, os.path.join(here, "mpfr_fmt.c"), "-lmpfr", "-lgmp"],
+                       check=True)
+        self.proc = subprocess.Popen([exe], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+        self.cache = {}
+        self.requests = 0
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def _ask(self, fp, conv, p):
+        k = (fp.key, conv, p)
+        if k not in self.cache:
+            self.proc.stdin.write("%s %s %d\n" % (fp.key, conv, p))
+            self.proc.stdin.flush()
+            line = self.proc.stdout.readline().rstrip("\n")
+            if not line:
+                raise RuntimeError("mpfr_fmt died")
+            self.cache[k] = line
+            self.requests += 1
+        return self.cache[k]
+
+    def fixed(self, fp, p):
+        """|value| with p digits after the point ('%.pf' digits, no sign)."""
+        s = self._ask(fp, "f", p)
+        d = dec_fixed(fp.m, fp.e, p)
+        if s != d:
+            raise AssertionError("MPFR/decimal disagree: %s f %d: %s vs %s" % (fp.key, p, s, d))
+        return s
+
+    def sci(self, fp, p):
+        """(p+1 significant digits, decimal exponent) of |value|."""
+        s = self._ask(fp, "e", p)
+        mant, ex = s.split("e")
+        ds = mant.replace(".", "")
+        x = int(ex)
+        d = dec_sci(fp.m, fp.e, p)
+        if (ds, x) != d:
+            raise AssertionError("MPFR/decimal disagree: %s e %d: %s vs %s" % (fp.key, p, (ds, x), d))
+        return ds, x

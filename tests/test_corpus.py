@@ -1,0 +1,206 @@
+"""Checks of the conformance corpus (corpus/*.tsv) and its generator (corpus/gen/).
+
+Run: /usr/bin/python3 -m pytest -q tests/test_corpus.py
+"""
+import filecmp
+import glob
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "corpus")
+sys.path.insert(0, os.path.join(CORPUS, "gen"))
+
+import casefmt  # noqa: E402
+
+CATEGORY_PREFIXES = ("int.", "char.", "str.", "ptr.", "flags.", "width", "precision", "length.",
+                     "positional", "n", "percent", "float.", "wide.", "trunc", "error", "kernel.")
+KNOWN_CATEGORIES = {"int.d", "int.u", "int.o", "int.x", "int.b", "char.c", "str.s", "ptr.p", "width",
+                    "precision", "positional", "n", "percent", "float.f", "float.e", "float.g", "float.a",
+                    "float.inf-nan", "float.long-double", "float.hard", "wide.lc", "wide.ls", "trunc", "error"}
+
+
+def tsv_files():
+    return sorted(glob.glob(os.path.join(CORPUS, "*.tsv")))
+
+
+def load():
+    rows = []
+    for f in tsv_files():
+        with open(f, encoding="ascii") as fh:
+            for no, ln in enumerate(fh, 1):
+                if ln.startswith("#") or not ln.strip():
+                    continue
+                assert ln.endswith("\n"), (f, no)
+                rows.append((os.path.basename(f), no, ln[:-1]))
+    return rows
+
+
+ROWS = load()
+BY_CASE = {}
+for _f, _no, _ln in ROWS:
+    _p = _ln.split("\t")
+    BY_CASE.setdefault(_p[1], _p)
+
+
+def test_enough_cases_and_size():
+    assert len(ROWS) >= 3000
+    total = sum(os.path.getsize(f) for f in tsv_files())
+    assert total < 2 * 1024 * 1024
+
+
+def test_every_line_well_formed():
+    seen = set()
+    for f, no, ln in ROWS:
+        p = ln.split("\t")
+        assert len(p) == 6, (f, no)
+        cat, text, iso, kern, kind, cite = p
+        assert cat in KNOWN_CATEGORIES or any(cat.startswith(x) for x in ("flags.", "length.", "kernel.")), (f, no, cat)
+        assert kind in ("std", "impl"), (f, no)
+        assert cite.strip() == cite and cite, (f, no)
+        fmt, args, sizes = casefmt.parse_case(text)          # raises on any malformed/non-canonical token
+        assert casefmt.case_text(fmt, args, sizes) == text
+        for col in (iso, kern):
+            casefmt.parse_expected(col)
+        assert not (iso == "-" and kern == "-"), (f, no)
+        if not cat.startswith("kernel."):
+            assert iso != "-", (f, no, "non-kernel case without an ISO expectation")
+        assert text not in seen, (f, no, "duplicate case")
+        seen.add(text)
+        # integer arguments stay inside their C type: parse_case re-spells them through
+        # casefmt.spell_arg, which asserts the range
+
+
+def test_n_values_match_n_arguments():
+    for f, no, ln in ROWS:
+        cat, text, iso, kern, kind, cite = ln.split("\t")
+        fmt, args, _ = casefmt.parse_case(text)
+        out, nv = casefmt.parse_expected(iso)
+        if out not in ("-", None):
+            assert len(nv) == sum(1 for t, _ in args if t == "n"), (f, no)
+
+
+def _fmts():
+    return [casefmt.parse_case(ln.split("\t")[1])[0].decode("latin-1") for _f, _no, ln in ROWS]
+
+
+SPEC_RE = re.compile(r"%(\d+\$)?([-+ #0]*)(\*\d*\$?|\d+)?(\.(\*\d*\$?|\d*))?(hh|h|ll|l|j|z|t|L|wf\d+|w\d+)?([a-zA-Z%])")
+
+
+def test_every_conversion_flag_length_appears():
+    convs, flags, lengths = set(), set(), set()
+    positional = star = False
+    for fmt in _fmts():
+        for m in SPEC_RE.finditer(fmt):
+            convs.add(m.group(7))
+            flags.update(m.group(2))
+            if m.group(6):
+                lengths.add(m.group(6))
+            positional |= bool(m.group(1))
+            star |= "*" in (m.group(3) or "") + (m.group(5) or "")
+    for c in "diouxXbBfFeEgGaAcspn%":
+        assert c in convs, c
+    for fl in "-+ #0":
+        assert fl in flags, fl
+    for L in ["hh", "h", "l", "ll", "j", "z", "t", "L", "w8", "w16", "w32", "w64", "wf8", "wf16", "wf32", "wf64"]:
+        assert L in lengths, L
+    assert positional and star
+
+
+def test_categories_present():
+    cats = {ln.split("\t")[0] for _f, _no, ln in ROWS}
+    for c in KNOWN_CATEGORIES:
+        assert c in cats, c
+    for c in ["kernel.stop", "kernel.number", "kernel.string", "kernel.ptr", "kernel.clamp", "kernel.qualifier"]:
+        assert c in cats, c
+
+
+# Hand-derived expectations (worked out from the cited clauses, not from any
+# implementation): the corpus must contain these cases with these outputs.
+SPOT = [
+    ('"%.0f" double:0x1p-1', '"0"', '""'),                       # 0.5 ties to even
+    ('"%.0f" double:0x1.8p+0', '"2"', '""'),                     # 1.5
+    ('"%.0f" double:0x1.4p+1', '"2"', '""'),                     # 2.5
+    ('"%.0f" double:0x1.cp+1', '"4"', '""'),                     # 3.5
+    ('"%.0e" double:0x1.4p+1', '"2e+00"', '""'),
+    ('"%.2f" double:0x1p-3', '"0.12"', '""'),                    # 0.125 exact tie
+    ('"%.2f" double:0x1.5666666666666p+1', '"2.67"', '""'),      # 2.675 is below the tie
+    ('"%.1f" double:0x1p-2', '"0.2"', '""'),                     # 0.25 tie -> even
+    ('"%.1f" double:0x1.8p-1', '"0.8"', '""'),                   # 0.75 tie -> even
+    ('"%.1e" double:0x1.f4p+6', '"1.2e+02"', '""'),              # 125 tie -> even
+    ('"%.2g" double:0x1.f4p+6', '"1.2e+02"', '""'),
+    ('"%e" double:0x0p+0', '"0.000000e+00"', '""'),
+    ('"%f" double:-0x0p+0', '"-0.000000"', '""'),
+    ('"%#g" double:0x1.e847fp+19', '"1.00000e+06"', '""'),        # 999999.5 -> X = 6
+    ('"%g" double:0x1.86ap+16', '"100000"', '""'),
+    ('"%g" double:0x1.e848p+19', '"1e+06"', '""'),
+    ('"%#o" uint:8', '"010"', '"010"'),
+    ('"%#x" uint:0', '"0"', '"0x0"'),
+    ('"%.0d" int:0', '""', '"0"'),
+    ('"%08.3d" int:-5', '"    -005"', '"-0000005"'),
+    ('"%#.5o" uint:8', '"00010"', '"000010"'),
+    ('"%+ d" int:5', '"+5"', '"+5"'),
+    ('"%-05d|" int:5', '"5    |"', '"5    |"'),
+    ('"%.*s" int:-1 str:"abc"', '"abc"', '""'),
+    ('"%.s" str:"abc"', '""', '"abc"'),
+    ('"%s" str:NULL', '"(null)"', '"(null)"'),
+    ('"%.3s" str:NULL', '""', '"(nu"'),
+    ('"%p" ptr:NULL', '"(nil)"', '"0000000000000000"'),
+    ('"%p" ptr:0x1000', '"0x1000"', '"0000000000001000"'),
+    ('"%px" ptr:0xffff888000001000', '-', '"ffff888000001000"'),
+    ('"%5%"', '-', '"%"'),
+    ('"%d %e %d" int:1 double:0x1p+1 int:3', '"1 2.000000e+00 3"', '"1 "'),
+    ('"abc%ndef" n:int', '"abcdef" n=3', '"abc"'),
+    ('"%2$s %1$s" str:"a" str:"b"', '"b a"', '""'),
+    ('"%a" double:0x0.0000000000001p-1022', '"0x1p-1074"', '""'),
+    ('"%.0a" double:0x1.8p+0', '"0x1p+1"', '""'),
+    ('"%La" ldouble:0x8p-3', '"0x1p+0"', '""'),
+    ('"%a" double:0x0p+0', '"0x0p+0"', '""'),
+    ('"%08f" double:inf', '"     inf"', '""'),
+    ('"%+f" double:-nan', '"-nan"', '""'),
+    ('"%E" double:-inf', '"-INF"', '""'),
+    ('"%F" double:inf', '"INF"', '""'),
+    ('"%hhd" int:300', '"44"', '"44"'),
+    ('"%hhu" int:-1', '"255"', '"255"'),
+    ('"%w16d" int:-32768', '"-32768"', '""'),
+    ('"%#b" uint:5', '"0b101"', '""'),
+    ('"[%lc]" wint:0', '"[]"', '-'),
+    ('"%lc" wint:233', '!err', '-'),
+    ('"%c" int:0', '"\\x00"', '"\\x00"'),
+    ('"%%%d%%" int:-5', '"%-5%"', '"%-5%"'),
+]
+
+
+@pytest.mark.parametrize("text,iso,kern", SPOT)
+def test_spot_expectations(text, iso, kern):
+    assert text in BY_CASE, "missing case " + text
+    p = BY_CASE[text]
+    assert p[2] == iso
+    assert p[3] == kern
+
+
+def test_long_outputs():
+    p = BY_CASE['"%Lf" ldouble:0xf.fffffffffffffffp+16380']
+    out, _ = casefmt.parse_expected(p[2])
+    assert len(out) == 4933 + 7 and out.startswith(b"118973149535723176502") and out.endswith(b".000000")
+    p = BY_CASE['"%.*d" int:40000 int:1']
+    out, _ = casefmt.parse_expected(p[3])
+    assert out == b"0" * 32766 + b"1"                            # set_precision() clamp to 32767
+    assert casefmt.parse_expected(p[2])[0] == b"0" * 39999 + b"1"
+    big = [casefmt.parse_expected(ln.split("\t")[2])[0] for _f, _no, ln in ROWS if ln.startswith("trunc\t")]
+    assert any(len(b) > 4096 for b in big if b not in ("-", None))
+
+
+def test_regenerates_byte_identical(tmp_path):
+    r = subprocess.run([sys.executable, os.path.join(CORPUS, "gen", "generate.py"), "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    names = sorted(os.path.basename(f) for f in tsv_files())
+    assert names == sorted(os.listdir(tmp_path)) or set(names) <= set(os.listdir(tmp_path))
+    for n in names:
+        assert filecmp.cmp(os.path.join(CORPUS, n), os.path.join(tmp_path, n), shallow=False), n
+    assert set(os.listdir(tmp_path)) == set(names)
