@@ -1,0 +1,197 @@
+/* scnfuzz test-case model: one case = one printf call (format + typed arguments
+ * + optional buffer sizes). The text form is specified in docs/CASE_FORMAT.md;
+ * scn_case_parse / scn_case_format convert between it and this model, and
+ * text -> model -> text round-trips exactly (the parser accepts only the
+ * canonical form the printer emits).
+ *
+ * Fixed capacity, no malloc: a struct scn_case owns all its memory (strings
+ * and wide strings live in an arena inside the struct), so it can be reused
+ * across millions of fuzzer executions.
+ *
+ * ABI: scn_case_call builds an x86-64 System V va_list by hand (see case.c);
+ * this file refuses to compile on any other ABI.
+ */
+#ifndef SCN_CASE_H
+#define SCN_CASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <wchar.h>
+
+#include "target.h" /* enum scn_dialect, scn_vprintf_fn */
+
+#if !defined(__x86_64__) || defined(_WIN32) || defined(__ILP32__)
+#error "scnfuzz's case model builds x86-64 System V va_lists by hand: x86-64 LP64 SysV only"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SCN_CASE_MAX_FMT   4096  /* format bytes (excluding the terminating NUL) */
+#define SCN_CASE_MAX_ARGS  32
+#define SCN_CASE_MAX_SIZES 16
+#define SCN_CASE_ARENA     8192  /* bytes for str/wstr argument storage */
+
+enum scn_arg_type {
+    SCN_ARG_INT = 0, SCN_ARG_LONG, SCN_ARG_LLONG, SCN_ARG_INTMAX, SCN_ARG_SSIZE, SCN_ARG_PTRDIFF,
+    SCN_ARG_UINT, SCN_ARG_ULONG, SCN_ARG_ULLONG, SCN_ARG_UINTMAX, SCN_ARG_SIZE,
+    SCN_ARG_DOUBLE, SCN_ARG_LDOUBLE,
+    SCN_ARG_WINT, SCN_ARG_STR, SCN_ARG_WSTR, SCN_ARG_PTR, SCN_ARG_N,
+    SCN_ARG__COUNT
+};
+
+/* Type of the object a %n argument points to. */
+enum scn_n_type {
+    SCN_N_INT = 0, SCN_N_SCHAR, SCN_N_SHORT, SCN_N_LONG, SCN_N_LLONG, SCN_N_INTMAX,
+    SCN_N_SIZE, SCN_N_PTRDIFF, SCN_N__COUNT
+};
+
+struct scn_arg {
+    unsigned char type;    /* enum scn_arg_type */
+    unsigned char ntype;   /* enum scn_n_type (SCN_ARG_N only) */
+    unsigned char is_null; /* str/wstr/ptr: the NULL pointer */
+    uint32_t off;          /* str: byte offset in arena; wstr: offset (4-aligned) */
+    uint32_t len;          /* str: bytes; wstr: wchar_t count (both without the NUL) */
+    union {
+        long long i;           /* signed integer types */
+        unsigned long long u;  /* unsigned types, wint, ptr */
+        double d;
+        long double ld;
+    } v;
+};
+
+struct scn_case {
+    size_t fmt_len;                   /* bytes of fmt (may contain NUL bytes; the call stops at the first) */
+    size_t nargs;
+    size_t nsizes;                    /* 0: the runner chooses */
+    size_t arena_used;
+    struct scn_arg args[SCN_CASE_MAX_ARGS];
+    size_t sizes[SCN_CASE_MAX_SIZES];
+    /* %n targets of the last call, zeroed before each call (index = argument index). */
+    union { signed char hh; short h; int i; long l; long long ll; intmax_t j; size_t z; ptrdiff_t t; }
+        nslot[SCN_CASE_MAX_ARGS];
+    char fmt[SCN_CASE_MAX_FMT + 1];   /* always NUL-terminated */
+    _Alignas(16) char arena[SCN_CASE_ARENA];
+};
+
+/* Type names as in the text form ("int", "ldouble", "wstr", ...), NULL if out of range. */
+const char *scn_arg_type_name(enum scn_arg_type t);
+const char *scn_n_type_name(enum scn_n_type t);
+
+/* ---- text form ---- */
+
+/* Parses one case (without a trailing newline). Returns 0, or -1 with a
+ * message "col N: expected ..." in err (columns are 1-based bytes). */
+int scn_case_parse(const char *text, size_t len, struct scn_case *c, char *err, size_t errlen);
+
+/* Writes the canonical text form (NUL-terminated, truncated to cap).
+ * Returns the full length (like snprintf), so out may be NULL with cap 0. */
+size_t scn_case_format(const struct scn_case *c, char *out, size_t cap);
+
+/* Parses a quoted string token ("...") as in the format field, starting at
+ * text[0] == '"'. Writes the bytes to out (cap bytes max; NUL-terminated if
+ * room) and stores their count in *outlen. Returns the bytes consumed from
+ * text, or -1 with an "col N: ..." message (columns relative to col0). */
+long scn_quoted_parse(const char *text, size_t len, size_t col0, char *out, size_t cap,
+                      size_t *outlen, char *err, size_t errlen);
+/* Canonical quoted form of bytes; returns the full length like snprintf. */
+size_t scn_quoted_format(const char *bytes, size_t n, char *out, size_t cap);
+
+/* ---- building cases in code ---- */
+
+void scn_case_init(struct scn_case *c, const char *fmt, size_t fmt_len);
+/* Each returns 0, or -1 when the case is full (args or arena). */
+int scn_case_add_int(struct scn_case *c, enum scn_arg_type t, long long v);       /* signed types */
+int scn_case_add_uint(struct scn_case *c, enum scn_arg_type t, unsigned long long v); /* unsigned, wint, ptr */
+int scn_case_add_double(struct scn_case *c, double v);
+int scn_case_add_ldouble(struct scn_case *c, long double v);
+int scn_case_add_str(struct scn_case *c, const char *s, size_t n);   /* s NULL: the NULL pointer */
+int scn_case_add_wstr(struct scn_case *c, const wchar_t *s, size_t n);
+int scn_case_add_ptr(struct scn_case *c, const void *p);
+int scn_case_add_n(struct scn_case *c, enum scn_n_type t);
+
+/* ---- calling ---- */
+
+/* Calls fn(buf, size, c->fmt, ap) where ap is an x86-64 SysV va_list built by
+ * hand: gp_offset = 48 and fp_offset = 304 (all registers consumed), every
+ * argument in the overflow area in order: 8-byte slots for integers, pointers
+ * and doubles (int/uint sign-/zero-extended), long double 16-byte aligned in a
+ * 16-byte slot. str/wstr arguments point into c->arena (NUL-terminated), %n
+ * arguments into c->nslot, which is zeroed before the call. */
+int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size);
+
+/* Same, for a callee that needs a context pointer. */
+typedef int (*scn_vprintf_ctx_fn)(void *ctx, char *buf, size_t size, const char *fmt, va_list ap);
+int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char *buf, size_t size);
+
+/* Value stored by the last call through the i-th %n argument (sign-extended;
+ * size_t read as unsigned then converted). i is the argument index. */
+long long scn_case_n_value(const struct scn_case *c, size_t i);
+/* Indices of the %n arguments: writes up to max of them to idx, returns the count. */
+size_t scn_case_n_args(const struct scn_case *c, size_t *idx, size_t max);
+
+/* ---- fuzzer input decoding ---- */
+
+enum scn_decode_flags {
+    /* Allow format garbage: invalid conversion specifiers, a lone '%' at the
+     * end, specifications cut short. Never an argument-type mismatch. */
+    SCN_DECODE_ROBUST = 1u << 0,
+    SCN_DECODE_C23 = 1u << 1,        /* ISO: also %b %B and wN/wfN lengths */
+    SCN_DECODE_NO_FLOAT = 1u << 2,   /* no a/e/f/g conversions */
+    SCN_DECODE_NO_POSITIONAL = 1u << 3,
+    SCN_DECODE_NO_WIDE = 1u << 4,    /* no %lc / %ls */
+    SCN_DECODE_NO_N = 1u << 5,       /* no %n */
+    SCN_DECODE_NO_BINARY = 1u << 6,  /* with SCN_DECODE_C23: still no %b/%B */
+};
+
+/* Decodes fuzzer bytes into a well-defined case of the dialect: every
+ * conversion gets an argument of exactly its type (positional formats are
+ * consistent), widths and precisions are <= SCN_DECODE_MAX_WIDTH, strings are
+ * real memory, floating values are canonical (no NaN payloads, no invalid
+ * long double encodings) so the text form round-trips. The kernel dialect
+ * uses only: d i u o x X c s p px % with hh h l ll z t, flags - + space # 0,
+ * width/precision (also *), no floats/j/n/positional/%lc/%ls, and %p/%px
+ * always followed by an ASCII non-alphanumeric byte (< 0x80) or the end.
+ * The byte grammar (see case_decode.c) is: a header byte, then a stream of
+ * items (literal runs, conversions with their flag/width/precision/length/
+ * value bytes). Never fails: returns the number of input bytes consumed. */
+#define SCN_DECODE_MAX_WIDTH 512
+size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
+                           enum scn_dialect dialect, unsigned flags);
+
+/* ---- conformance corpus lines (corpus/NAME.tsv, docs/CASE_FORMAT.md) ---- */
+
+#define SCN_EXPECT_MAX 65536
+struct scn_expect {
+    int kind;                 /* SCN_EXPECT_NONE ('-'), _OUTPUT, _ERR ('!err') */
+    size_t len;
+    size_t nn;                /* number of n= values */
+    long long n[SCN_CASE_MAX_ARGS];
+    char bytes[SCN_EXPECT_MAX + 1];
+};
+enum { SCN_EXPECT_NONE = 0, SCN_EXPECT_OUTPUT = 1, SCN_EXPECT_ERR = 2 };
+
+struct scn_corpus_entry {
+    char category[64];
+    char kind[16];            /* "std" or "impl" */
+    char citation[256];
+    const char *case_text;    /* points into the parsed line */
+    size_t case_len;
+    struct scn_case c;
+    struct scn_expect iso, kernel;
+};
+
+/* Parses one TSV line (without the newline). Returns 1 for a case, 0 for a
+ * comment/blank line, -1 with "field F col N: ..." in err. */
+int scn_corpus_parse_line(const char *line, size_t len, struct scn_corpus_entry *e,
+                          char *err, size_t errlen);
+/* Canonical text of an expectation: "\"...\" n=1,2", "!err" or "-". */
+size_t scn_expect_format(const struct scn_expect *x, char *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCN_CASE_H */

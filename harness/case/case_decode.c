@@ -1,0 +1,522 @@
+/* scn_case_from_bytes: fuzzer bytes -> a well-defined case.
+ *
+ * Byte grammar (every byte string decodes; missing bytes read as 0):
+ *
+ *   input   := header item*
+ *   header  := 1 byte: bit 0 positional (ISO only), bits 1..7 seed of the
+ *              argument-position permutation
+ *   item    := op ...
+ *     op < 0x30            literal run of (op & 15) + 1 bytes that follow
+ *                          ('%' becomes "%%", NUL becomes 'x')
+ *     op < 0x38, ROBUST    garbage: g byte, then an invalid specification
+ *                          (or, g % 4 == 3, a cut-short one at the end)
+ *     otherwise            a conversion: conv = table[op % n], then
+ *                          fb: bits 0-4 flags - + space # 0 (masked by what
+ *                              the conversion allows), bits 5-6 width mode
+ *                              (0 none, 1/3 literal, 2 '*'), bit 7 (positional
+ *                              formats) reuse an earlier argument of the type
+ *                          pb: bits 0-1 precision mode (0 none, 1 literal,
+ *                              2 '*', 3 "." alone), bits 2-4 length selector,
+ *                              bits 5-7 value class
+ *                          width bytes (2), precision bytes (2), value bytes
+ *
+ * so single-byte mutations change one flag, one width, one length, one value.
+ * Widths and precisions are <= SCN_DECODE_MAX_WIDTH; '*' arguments range over
+ * [-512, 512] (negative width = '-' flag, negative precision = none).
+ */
+#include "case.h"
+
+#include <float.h>
+#include <limits.h>
+#include <string.h>
+
+struct rd {
+    const uint8_t *p;
+    size_t n, i;
+};
+
+static inline unsigned rb(struct rd *r) { return r->i < r->n ? r->p[r->i++] : 0; }
+/* little-endian multi-byte reads, in a fixed order (never two rb() calls in
+ * one expression: their order would be up to the compiler) */
+static inline unsigned rb2(struct rd *r)
+{
+    unsigned lo = rb(r);
+    return lo | rb(r) << 8;
+}
+static inline unsigned rb3(struct rd *r)
+{
+    unsigned lo = rb2(r);
+    return lo | rb(r) << 16;
+}
+
+/* length modifiers */
+enum { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T, L_W8, L_W16, L_W32, L_W64, L_BIGL, L_X };
+static const char *const len_txt[] = { "", "hh", "h", "l", "ll", "j", "z", "t",
+                                       "w8", "w16", "w32", "w64", "L", "" };
+
+#define F_MINUS 1u
+#define F_PLUS 2u
+#define F_SPACE 4u
+#define F_HASH 8u
+#define F_ZERO 16u
+
+struct spec {
+    unsigned char conv, len, flags, wmode, pmode, is_px;
+    short width, prec;         /* literal values */
+    signed char warg, parg, varg; /* generation-order arg indices, -1 if none */
+};
+
+struct gen {
+    struct scn_case *c;
+    struct scn_arg tmp[SCN_CASE_MAX_ARGS];
+    size_t nt;
+    /* items: literal bytes stored in lit[], specs in sp[] */
+    struct spec sp[SCN_CASE_MAX_ARGS + 64];
+    size_t nsp;
+    unsigned short item_lit_off[256], item_lit_len[256];
+    short item_spec[256];
+    size_t nitems;
+    char lit[SCN_CASE_MAX_FMT];
+    size_t litn;
+    size_t est; /* estimated format length */
+};
+
+static const long long int_special[] = {
+    0, 1, -1, INT_MIN, INT_MAX, LLONG_MIN, LLONG_MAX, 255, 256, -128, 127, -129, 32767, -32768,
+    65535, 65536, 1000000, 4294967295LL, 2147483648LL, -2147483649LL, 10, 99, 100, 9, 8, 7, 16,
+    0x7fffffffffffLL, 1LL << 53, LLONG_MIN + 1, 1234567890123LL, 42,
+};
+static const double dbl_special[] = {
+    0.0, -0.0, __builtin_inf(), -__builtin_inf(), __builtin_nan(""), -__builtin_nan(""), 1.0, -1.0,
+    0.5, 0.1, 1e308, DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 9.5, 2.5, 0.05, 1e-5, 123456789.0, 1e15,
+    1e16, 1e17, 1e21, 0.125, 99.99999, 0.95, 1.5, 3.14159265358979, 1e-300, 5e-324, 0x1.fffffffffffffp-1,
+    9.999999999999999e22,
+};
+
+static void canon_double(double *d)
+{
+    if (*d != *d) *d = __builtin_signbit(*d) ? -__builtin_nan("") : __builtin_nan("");
+}
+
+static long double ld_from_raw(struct rd *r)
+{
+    unsigned char raw[16] = {0};
+    for (int i = 0; i < 10; i++) raw[i] = (unsigned char)rb(r);
+    unsigned e = ((unsigned)raw[9] << 8 | raw[8]) & 0x7fff;
+    uint64_t m;
+    memcpy(&m, raw, 8);
+    if (e == 0x7fff) {
+        if (m << 1) m = 0xc000000000000000ull; /* canonical quiet NaN */
+        else m = 0x8000000000000000ull;
+    } else if (e == 0) {
+        m &= ~(1ull << 63); /* no pseudo-denormals */
+    } else {
+        m |= 1ull << 63; /* no unnormals */
+    }
+    memcpy(raw, &m, 8);
+    long double v;
+    memcpy(&v, raw, sizeof v);
+    return v;
+}
+
+static int add_tmp(struct gen *g, int type)
+{
+    if (g->nt >= SCN_CASE_MAX_ARGS) return -1;
+    memset(&g->tmp[g->nt], 0, sizeof g->tmp[0]);
+    g->tmp[g->nt].type = (unsigned char)type;
+    return (int)g->nt++;
+}
+
+static int add_star(struct gen *g, struct rd *r)
+{
+    int k = add_tmp(g, SCN_ARG_INT);
+    unsigned v = rb2(r);
+    g->tmp[k].v.i = (int)((int16_t)v % (SCN_DECODE_MAX_WIDTH + 1));
+    return k;
+}
+
+static void int_value(struct scn_arg *a, unsigned vc, struct rd *r)
+{
+    int is_u = a->type >= SCN_ARG_UINT && a->type <= SCN_ARG_SIZE;
+    int narrow = a->type == SCN_ARG_INT || a->type == SCN_ARG_UINT;
+    unsigned long long u;
+    if (vc < 2) {
+        u = (unsigned long long)(long long)(int8_t)rb(r);
+    } else if (vc == 2) {
+        u = (unsigned long long)int_special[rb(r) % (sizeof int_special / sizeof int_special[0])];
+    } else {
+        u = 0;
+        for (int i = 0; i < (narrow ? 4 : 8); i++) u |= (unsigned long long)rb(r) << (8 * i);
+    }
+    if (narrow) {
+        if (is_u) a->v.u = (unsigned)u;
+        else a->v.i = (int)(unsigned)u;
+    } else if (is_u) {
+        a->v.u = u;
+    } else {
+        a->v.i = (long long)u;
+    }
+}
+
+static int add_string(struct gen *g, int k, struct rd *r, int wide, int allow_null, unsigned vc)
+{
+    struct scn_case *c = g->c;
+    struct scn_arg *a = &g->tmp[k];
+    unsigned L = rb(r);
+    if (allow_null && vc == 7) {
+        a->is_null = 1;
+        return 0;
+    }
+    L = vc >= 5 ? L % 64 : L % 12;
+    if (!wide) {
+        if (c->arena_used + L + 1 > SCN_CASE_ARENA) L = 0;
+        if (c->arena_used + 1 > SCN_CASE_ARENA) return -1;
+        char *d = c->arena + c->arena_used;
+        for (unsigned i = 0; i < L; i++) {
+            unsigned b = rb(r);
+            d[i] = (char)(b ? b : 'x');
+        }
+        d[L] = 0;
+        a->off = (uint32_t)c->arena_used;
+        a->len = L;
+        c->arena_used += L + 1;
+    } else {
+        size_t off = (c->arena_used + 3) & ~(size_t)3;
+        if (off + (L + 1) * 4 > SCN_CASE_ARENA) L = 0;
+        if (off + 4 > SCN_CASE_ARENA) return -1;
+        static const uint32_t cps[] = { 0xe9, 0x20ac, 0x1f600, 0xd800, 0x110000, 0xff, 0x7ff, 0x800,
+                                        0xffff, 0x10000, 0x10ffff, 0x80, 0xdfff, 0x3b1, 0x4e2d, 0xfffd };
+        wchar_t *d = (wchar_t *)(void *)(c->arena + off);
+        for (unsigned i = 0; i < L; i++) {
+            unsigned b = rb(r);
+            uint32_t cp;
+            if (b < 0x80) cp = b ? b : 'x';
+            else if (b < 0xf0) cp = cps[b & 15];
+            else cp = 0x80 + ((rb3(r) & 0x1fffff) % 0x10ff80);
+            d[i] = (wchar_t)cp;
+        }
+        d[L] = 0;
+        a->off = (uint32_t)off;
+        a->len = L;
+        c->arena_used = off + (L + 1) * 4;
+    }
+    return 0;
+}
+
+static void item_lit(struct gen *g, const char *s, size_t n)
+{
+    if (g->nitems >= 256 || g->litn + n > sizeof g->lit) return;
+    memcpy(g->lit + g->litn, s, n);
+    g->item_lit_off[g->nitems] = (unsigned short)g->litn;
+    g->item_lit_len[g->nitems] = (unsigned short)n;
+    g->item_spec[g->nitems] = -1;
+    g->nitems++;
+    g->litn += n;
+    g->est += n;
+}
+
+static int is_alnum(unsigned ch)
+{
+    return (ch >= '0' && ch <= '9') || ((ch | 32) >= 'a' && (ch | 32) <= 'z');
+}
+
+/* ---- rendering ---- */
+
+struct w {
+    char *p;
+    size_t n, cap;
+};
+static void wc(struct w *w, char ch) { if (w->n < w->cap) w->p[w->n++] = ch; }
+static void ws(struct w *w, const char *s) { while (*s) wc(w, *s++); }
+static void wnum(struct w *w, unsigned v)
+{
+    char t[12];
+    int k = 0;
+    do t[k++] = (char)('0' + v % 10); while (v /= 10);
+    while (k) wc(w, t[--k]);
+}
+
+size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
+                           enum scn_dialect dialect, unsigned flags)
+{
+    static __thread struct gen G; /* big scratch: keep it off the stack */
+    struct gen *g = &G;
+    struct rd r = { data, size, 0 };
+    int kern = dialect == SCN_DIALECT_KERNEL;
+    if (kern) flags = (flags & SCN_DECODE_ROBUST) | SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_POSITIONAL |
+                      SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N;
+    c->fmt_len = c->nargs = c->nsizes = c->arena_used = 0;
+    g->c = c;
+    g->nt = g->nsp = g->nitems = g->litn = g->est = 0;
+
+    unsigned hdr = rb(&r);
+    int positional = !(flags & SCN_DECODE_NO_POSITIONAL) && (hdr & 1);
+    int robust = (flags & SCN_DECODE_ROBUST) && !positional;
+    int trailing = -1;
+
+    char table[32];
+    int nt = 0;
+    const char *base = kern ? "diuoxXcsp%dxus" : "diuoxXcsp%dxu";
+    for (const char *p = base; *p; p++) table[nt++] = *p;
+    if (!(flags & SCN_DECODE_NO_N)) table[nt++] = 'n';
+    if (!(flags & SCN_DECODE_NO_FLOAT))
+        for (const char *p = "fFeEgGaAfeg"; *p; p++) table[nt++] = *p;
+    if ((flags & SCN_DECODE_C23) && !(flags & SCN_DECODE_NO_BINARY) && !kern) {
+        table[nt++] = 'b';
+        table[nt++] = 'B';
+    }
+    int need_sep = 0;
+
+    while (r.i < r.n && g->nt + 3 <= SCN_CASE_MAX_ARGS && g->est + 80 < SCN_CASE_MAX_FMT &&
+           g->nitems < 250 && g->nsp < sizeof g->sp / sizeof g->sp[0]) {
+        unsigned op = rb(&r);
+        if (op < 0x30 || (op < 0x38 && !robust)) {
+            unsigned n = (op & 15) + 1;
+            char t[40];
+            size_t k = 0;
+            for (unsigned i = 0; i < n; i++) {
+                unsigned b = rb(&r);
+                if (b == 0) b = 'x';
+                /* the kernel's isalnum() is Latin-1: 0xc0..0xff are letters too */
+                if (need_sep && k == 0 && (is_alnum(b) || b >= 0x80)) t[k++] = '.';
+                need_sep = 0;
+                t[k++] = (char)b;
+                if (b == '%') t[k++] = '%';
+            }
+            item_lit(g, t, k);
+            continue;
+        }
+        if (op < 0x38) { /* robust garbage */
+            static const char bad[] = "yrkvNQWY!&(;~";
+            unsigned gb = rb(&r), x = rb(&r);
+            char t[16];
+            size_t k = 0;
+            t[k++] = '%';
+            if (gb % 4 == 3) {
+                trailing = (int)(x % 4);
+                break;
+            }
+            if (gb % 4 == 1) {
+                if (x & 1) t[k++] = '-';
+                if (x & 2) t[k++] = '0';
+                if (x & 4) t[k++] = '#';
+                if (x & 8) t[k++] = '1' + (char)(x >> 5);
+            } else if (gb % 4 == 2) {
+                static const char *const ls[] = { "l", "h", "ll", "hh", "z", "t", "j", "L" };
+                const char *l = ls[x & 7];
+                if (kern && (*l == 'j' || *l == 'L')) l = "l";
+                while (*l) t[k++] = *l++;
+            }
+            t[k++] = bad[(gb >> 2) % (sizeof bad - 1)];
+            need_sep = 0;
+            item_lit(g, t, k);
+            continue;
+        }
+        struct spec s;
+        memset(&s, 0, sizeof s);
+        s.warg = s.parg = s.varg = -1;
+        s.conv = (unsigned char)table[op % (unsigned)nt];
+        unsigned fb = rb(&r), pb = rb(&r);
+        unsigned fl = fb & 31;
+        unsigned wmode = (fb >> 5) & 3, pmode = pb & 3, lsel = (pb >> 2) & 7, vc = pb >> 5;
+        unsigned allow_fl, allow_prec = 1, allow_width = 1;
+        switch (s.conv) {
+        case 'd': case 'i': allow_fl = F_MINUS | F_PLUS | F_SPACE | F_ZERO; break;
+        case 'u': allow_fl = F_MINUS | F_PLUS | F_SPACE | F_ZERO; break;
+        case 'o': case 'x': case 'X': case 'b': case 'B':
+            allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break;
+        case 'c': case 's': case 'p': allow_fl = F_MINUS; allow_prec = s.conv == 's'; break;
+        case 'n': case '%': allow_fl = 0; allow_prec = allow_width = 0; break;
+        default: allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break; /* floats */
+        }
+        s.flags = (unsigned char)(fl & allow_fl);
+        if (s.conv == '%') {
+            item_lit(g, "%%", 2);
+            need_sep = 0;
+            continue;
+        }
+        /* width and precision (argument order: width, precision, value) */
+        if (allow_width && wmode) {
+            if (wmode == 2) {
+                s.wmode = 2;
+                s.warg = (signed char)add_star(g, &r);
+            } else {
+                unsigned v = (rb2(&r) & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1);
+                if (v) { s.wmode = 1; s.width = (short)v; }
+            }
+        }
+        if (allow_prec && pmode) {
+            s.pmode = (unsigned char)pmode;
+            if (pmode == 2) s.parg = (signed char)add_star(g, &r);
+            else if (pmode == 1) s.prec = (short)((rb2(&r) & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1));
+        }
+        int k;
+        switch (s.conv) {
+        case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'b': case 'B': {
+            static const unsigned char iso_l[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T };
+            static const unsigned char ker_l[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_Z, L_T, L_NONE };
+            unsigned char len = kern ? ker_l[lsel] : iso_l[lsel];
+            if ((flags & SCN_DECODE_C23) && !kern && (vc & 4) && lsel >= 4) len = (unsigned char)(L_W8 + (lsel & 3));
+            s.len = len;
+            int sg = s.conv == 'd' || s.conv == 'i';
+            int type;
+            switch (len) {
+            case L_L: type = sg ? SCN_ARG_LONG : SCN_ARG_ULONG; break;
+            case L_LL: type = sg ? SCN_ARG_LLONG : SCN_ARG_ULLONG; break;
+            case L_J: type = sg ? SCN_ARG_INTMAX : SCN_ARG_UINTMAX; break;
+            case L_Z: type = sg ? SCN_ARG_SSIZE : SCN_ARG_SIZE; break;
+            case L_T: type = SCN_ARG_PTRDIFF; break;
+            case L_W64: type = sg ? SCN_ARG_LONG : SCN_ARG_ULONG; break;
+            default: type = sg ? SCN_ARG_INT : SCN_ARG_UINT; break;
+            }
+            k = add_tmp(g, type);
+            int_value(&g->tmp[k], vc, &r);
+            break;
+        }
+        case 'c':
+            if (!(flags & SCN_DECODE_NO_WIDE) && (lsel & 4)) {
+                s.len = L_L;
+                k = add_tmp(g, SCN_ARG_WINT);
+                unsigned b = rb(&r);
+                g->tmp[k].v.u = b < 0xc0 ? b : (b < 0xf0 ? (unsigned[]){ 0xe9, 0x20ac, 0x1f600, 0xd800 }[b & 3]
+                                                         : rb3(&r));
+            } else {
+                k = add_tmp(g, SCN_ARG_INT);
+                unsigned b = rb(&r);
+                g->tmp[k].v.i = vc == 7 ? (int)(b | rb(&r) << 8) - 32768 : (int)b;
+            }
+            break;
+        case 's': {
+            int wide = !(flags & SCN_DECODE_NO_WIDE) && (lsel & 4);
+            if (wide) s.len = L_L;
+            k = add_tmp(g, wide ? SCN_ARG_WSTR : SCN_ARG_STR);
+            if (add_string(g, k, &r, wide, kern, vc)) {
+                g->nt--;
+                continue;
+            }
+            break;
+        }
+        case 'p': {
+            k = add_tmp(g, SCN_ARG_PTR);
+            unsigned long long u = 0;
+            if (vc == 0) u = 0;
+            else if (vc < 3) u = rb(&r);
+            else for (int i = 0; i < 8; i++) u |= (unsigned long long)rb(&r) << (8 * i);
+            g->tmp[k].v.u = u;
+            g->tmp[k].is_null = u == 0;
+            if (kern) {
+                s.is_px = (unsigned char)(lsel & 1);
+                need_sep = 2;
+            }
+            break;
+        }
+        case 'n': {
+            static const unsigned char nl[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T };
+            static const unsigned char nt_[] = { SCN_N_INT, SCN_N_SCHAR, SCN_N_SHORT, SCN_N_LONG,
+                                                 SCN_N_LLONG, SCN_N_INTMAX, SCN_N_SIZE, SCN_N_PTRDIFF };
+            s.len = nl[lsel];
+            k = add_tmp(g, SCN_ARG_N);
+            g->tmp[k].ntype = nt_[lsel];
+            break;
+        }
+        default: { /* floats */
+            if (lsel >= 6) {
+                s.len = L_BIGL;
+                k = add_tmp(g, SCN_ARG_LDOUBLE);
+                if (vc < 3) g->tmp[k].v.ld = dbl_special[rb(&r) % (sizeof dbl_special / sizeof dbl_special[0])];
+                else if (vc == 3) g->tmp[k].v.ld = (long double)(int8_t)rb(&r) / 8;
+                else g->tmp[k].v.ld = ld_from_raw(&r);
+            } else {
+                s.len = lsel == 5 ? L_L : L_NONE;
+                k = add_tmp(g, SCN_ARG_DOUBLE);
+                double d;
+                if (vc < 3) d = dbl_special[rb(&r) % (sizeof dbl_special / sizeof dbl_special[0])];
+                else if (vc == 3) d = (double)(int8_t)rb(&r) / 8;
+                else {
+                    uint64_t b = 0;
+                    for (int i = 0; i < 8; i++) b |= (uint64_t)rb(&r) << (8 * i);
+                    memcpy(&d, &b, 8);
+                }
+                canon_double(&d);
+                g->tmp[k].v.d = d;
+            }
+            break;
+        }
+        }
+        /* positional: fb bit 7 makes the conversion reuse an earlier argument
+         * of the same type (POSIX allows referencing one argument twice) */
+        if (positional && (fb & 0x80) && k == (int)g->nt - 1 && g->tmp[k].type != SCN_ARG_N) {
+            for (int j = k - 1; j >= 0; j--)
+                if (g->tmp[j].type == g->tmp[k].type) {
+                    g->nt--;
+                    k = j;
+                    break;
+                }
+        }
+        s.varg = (signed char)k;
+        g->sp[g->nsp] = s;
+        if (g->nitems < 256) {
+            g->item_spec[g->nitems++] = (short)g->nsp;
+            g->nsp++;
+        }
+        g->est += 40;
+        if (need_sep == 2) need_sep = 1;
+        else need_sep = 0;
+    }
+
+    /* argument positions: identity, or a permutation seeded by the header */
+    unsigned char pos[SCN_CASE_MAX_ARGS];
+    for (size_t i = 0; i < g->nt; i++) pos[i] = (unsigned char)i;
+    if (positional) {
+        uint32_t x = (hdr >> 1) * 2654435761u + 12345u;
+        for (size_t i = g->nt; i > 1; i--) {
+            x = x * 1103515245u + 12345u;
+            size_t j = (x >> 16) % i;
+            unsigned char t = pos[i - 1];
+            pos[i - 1] = pos[j];
+            pos[j] = t;
+        }
+    }
+    for (size_t i = 0; i < g->nt; i++) c->args[pos[i]] = g->tmp[i];
+    c->nargs = g->nt;
+
+    struct w w = { c->fmt, 0, SCN_CASE_MAX_FMT };
+    for (size_t it = 0; it < g->nitems; it++) {
+        if (g->item_spec[it] < 0) {
+            const char *l = g->lit + g->item_lit_off[it];
+            for (unsigned i = 0; i < g->item_lit_len[it]; i++) wc(&w, l[i]);
+            continue;
+        }
+        const struct spec *s = &g->sp[g->item_spec[it]];
+        wc(&w, '%');
+        if (positional) { wnum(&w, pos[s->varg] + 1u); wc(&w, '$'); }
+        if (s->flags & F_MINUS) wc(&w, '-');
+        if (s->flags & F_PLUS) wc(&w, '+');
+        if (s->flags & F_SPACE) wc(&w, ' ');
+        if (s->flags & F_HASH) wc(&w, '#');
+        if (s->flags & F_ZERO) wc(&w, '0');
+        if (s->wmode == 1) wnum(&w, (unsigned)s->width);
+        else if (s->wmode == 2) {
+            wc(&w, '*');
+            if (positional) { wnum(&w, pos[s->warg] + 1u); wc(&w, '$'); }
+        }
+        if (s->pmode) {
+            wc(&w, '.');
+            if (s->pmode == 1) wnum(&w, (unsigned)s->prec);
+            else if (s->pmode == 2) {
+                wc(&w, '*');
+                if (positional) { wnum(&w, pos[s->parg] + 1u); wc(&w, '$'); }
+            }
+        }
+        ws(&w, len_txt[s->len]);
+        wc(&w, (char)s->conv);
+        if (s->is_px) wc(&w, 'x');
+    }
+    if (trailing >= 0) {
+        static const char *const cut[] = { "%", "%-", "%5", "%." };
+        ws(&w, cut[trailing]);
+    }
+    c->fmt_len = w.n;
+    c->fmt[w.n] = 0;
+    return r.i;
+}

@@ -1,0 +1,290 @@
+/* scn-conform: the conformance runner.
+ *
+ *   scn-conform [--target NAME]... [--edge-sizes] [--fail-only] [--no-catch] FILE.tsv...
+ *   scn-conform [--target NAME]... --case 'TEXT'        (one case: prints each target's output)
+ *   scn-conform --list-targets
+ *
+ * For each corpus case (docs/CASE_FORMAT.md) and each selected target whose
+ * dialect has an expectation (iso for ISO targets, kernel for kernel targets;
+ * '-' skips), checks every buffer size 0..len+1 (and the case's @sizes) for
+ * both families with the oracles (oracles/oracle.h), then compares the full
+ * output, the %n values and '!err' (negative C99 return) with the expectation.
+ * One JSON line per (case, target):
+ *   {"target","category","case","kind","status":"pass|fail|error","oracle",
+ *    "expected","actual","ret","size","family","detail","file","line","citation"}
+ * oracle is an oracle name (oracle.h) or expect.output / expect.n / expect.err.
+ * An expectation without n= means no %n object was stored to (all stay 0).
+ * For kind "impl" cases, a target other than ref/ref-kernel whose output
+ * differs from the expectation passes with "note":"impl-differs".
+ * Then a summary line {"summary":{...}}. Exit 0: all pass; 1: failures or
+ * errors; 2: usage or corpus parse error (one line on stderr naming file:line).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "case.h"
+#include "oracle.h"
+#include "target.h"
+
+static int fail_only;
+static unsigned check_flags = SCN_CHECK_ALL_SIZES;
+static struct scn_oracle_ctx ctx;
+static unsigned long n_pass, n_fail, n_error, n_skip, n_cases;
+
+static char *json_text(const char *s, size_t n)
+{
+    size_t cap = n * 6 + 3;
+    char *o = malloc(cap);
+    if (!o) exit(3);
+    scn_json_bytes((const unsigned char *)s, n, o, cap);
+    return o;
+}
+
+/* actual result in the expectation's text form */
+static void actual_text(const struct scn_report *r, char *out, size_t cap)
+{
+    static struct scn_expect a;
+    if (r->full_ret < 0) {
+        a.kind = SCN_EXPECT_ERR;
+    } else {
+        a.kind = SCN_EXPECT_OUTPUT;
+        a.len = r->full_len < SCN_EXPECT_MAX ? r->full_len : SCN_EXPECT_MAX;
+        memcpy(a.bytes, r->full, a.len);
+        a.nn = r->nn;
+        memcpy(a.n, r->n, sizeof(long long) * r->nn);
+    }
+    scn_expect_format(&a, out, cap);
+}
+
+static int is_reference(const struct scn_target *t)
+{
+    return !strcmp(t->name, "ref") || !strcmp(t->name, "ref-kernel");
+}
+
+static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
+                 long line, const char *status, const char *oracle, const char *expected,
+                 const char *actual, const struct scn_finding *f, const char *note, long full_ret)
+{
+    if (fail_only && !strcmp(status, "pass")) return;
+    char *cs = json_text(e->case_text, e->case_len);
+    char *cat = json_text(e->category, strlen(e->category));
+    char *cit = json_text(e->citation, strlen(e->citation));
+    char *fl = json_text(file, strlen(file));
+    printf("{\"target\":\"%s\",\"category\":%s,\"case\":%s,\"kind\":\"%s\",\"status\":\"%s\"", t->name,
+           cat, cs, e->kind, status);
+    if (oracle) printf(",\"oracle\":\"%s\"", oracle);
+    else printf(",\"oracle\":null");
+    if (expected) {
+        char *x = json_text(expected, strlen(expected));
+        printf(",\"expected\":%s", x);
+        free(x);
+    }
+    if (actual) {
+        char *x = json_text(actual, strlen(actual));
+        printf(",\"actual\":%s", x);
+        free(x);
+    }
+    if (f) {
+        char *d = json_text(f->detail, strlen(f->detail));
+        char *b = json_text((const char *)f->got, f->got_len);
+        printf(",\"ret\":%ld,\"size\":%zu,\"family\":\"%s\",\"class\":\"%s\",\"detail\":%s,\"buffer\":%s",
+               f->ret, f->size, scn_family_name(f->family), f->klass, d, b);
+        free(d);
+        free(b);
+    }
+    else if (actual)
+        printf(",\"ret\":%ld,\"size\":null", full_ret); /* expectation mismatch: the large-buffer C99 call */
+    if (note) printf(",\"note\":\"%s\"", note);
+    printf(",\"file\":%s,\"line\":%ld,\"citation\":%s}\n", fl, line, cit);
+    free(cs);
+    free(cat);
+    free(cit);
+    free(fl);
+}
+
+static void run_entry(const struct scn_target *t, struct scn_corpus_entry *e, const char *file, long line)
+{
+    const struct scn_expect *x = t->dialect == SCN_DIALECT_KERNEL ? &e->kernel : &e->iso;
+    if (x->kind == SCN_EXPECT_NONE) {
+        n_skip++;
+        return;
+    }
+    static char expected[SCN_EXPECT_MAX * 4 + 64], actual[SCN_EXPECT_MAX * 4 + 64];
+    scn_expect_format(x, expected, sizeof expected);
+    struct scn_report r;
+    size_t nf = scn_check_case(&ctx, t, &e->c, check_flags, &r);
+    if (nf) {
+        const char *status = !strcmp(r.first.oracle, "full-too-long") ? "error" : "fail";
+        if (*status == 'e') n_error++;
+        else n_fail++;
+        char buf[SCN_FINDING_BYTES * 4 + 8];
+        scn_quoted_format((const char *)r.first.got, r.first.got_len, buf, sizeof buf);
+        emit(t, e, file, line, status, r.first.oracle, expected, buf, &r.first, NULL, r.full_ret);
+        return;
+    }
+    actual_text(&r, actual, sizeof actual);
+    const char *oracle = NULL;
+    if (x->kind == SCN_EXPECT_ERR) {
+        if (r.full_ret >= 0) oracle = "expect.err";
+    } else if (r.full_ret < 0 || r.full_len != x->len || memcmp(r.full, x->bytes, x->len)) {
+        oracle = "expect.output";
+    } else if (x->nn == 0) {
+        /* no n= in the expectation: no %n object may have been stored to */
+        for (size_t i = 0; i < r.nn; i++)
+            if (r.n[i] != 0) oracle = "expect.n";
+    } else if (r.nn != x->nn || memcmp(r.n, x->n, sizeof(long long) * r.nn)) {
+        oracle = "expect.n";
+    }
+    if (!oracle) {
+        n_pass++;
+        emit(t, e, file, line, "pass", NULL, NULL, NULL, NULL, NULL, r.full_ret);
+    } else if (!strcmp(e->kind, "impl") && !is_reference(t)) {
+        n_pass++;
+        emit(t, e, file, line, "pass", oracle, expected, actual, NULL, "impl-differs", r.full_ret);
+    } else {
+        n_fail++;
+        emit(t, e, file, line, "fail", oracle, expected, actual, NULL, NULL, r.full_ret);
+    }
+}
+
+/* pass 0: validate every line (exit 2 on error); pass 1: run */
+static void do_file(const char *path, int pass, const struct scn_target **ts, size_t nts,
+                    struct scn_corpus_entry *e)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        fprintf(stderr, "scn-conform: %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long ln = 0;
+    char err[300];
+    while ((n = getline(&line, &cap, fp)) >= 0) {
+        ln++;
+        if (n && line[n - 1] == '\n') n--;
+        int k = scn_corpus_parse_line(line, (size_t)n, e, err, sizeof err);
+        if (k < 0) {
+            fprintf(stderr, "scn-conform: %s:%ld: %s\n", path, ln, err);
+            exit(2);
+        }
+        if (k == 0 || pass == 0) continue;
+        n_cases++;
+        for (size_t i = 0; i < nts; i++) run_entry(ts[i], e, path, ln);
+    }
+    free(line);
+    fclose(fp);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: scn-conform [--target NAME]... [--edge-sizes] [--fail-only] [--no-catch] FILE.tsv...\n"
+                    "       scn-conform [--target NAME]... --case 'TEXT'\n"
+                    "       scn-conform --list-targets\n");
+    exit(2);
+}
+
+static int one_case(const char *text, const struct scn_target **ts, size_t nts)
+{
+    static struct scn_case c;
+    char err[300];
+    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
+        fprintf(stderr, "scn-conform: --case: %s\n", err);
+        return 2;
+    }
+    int bad = 0;
+    for (size_t i = 0; i < nts; i++) {
+        struct scn_report r;
+        size_t nf = scn_check_case(&ctx, ts[i], &c, check_flags, &r);
+        static char actual[SCN_EXPECT_MAX * 4 + 64], f[4096];
+        actual_text(&r, actual, sizeof actual);
+        char *a = json_text(actual, strlen(actual));
+        printf("{\"target\":\"%s\",\"status\":\"%s\",\"actual\":%s", ts[i]->name, nf ? "fail" : "pass", a);
+        free(a);
+        if (nf) {
+            scn_finding_json(&r.first, f, sizeof f);
+            printf(",\"finding\":%s", f);
+            bad = 1;
+        }
+        printf("}\n");
+    }
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    const struct scn_target *ts[16];
+    size_t nts = 0;
+    const char *files[1024];
+    size_t nfiles = 0;
+    const char *case_text = NULL;
+    int catch = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--target")) {
+            if (++i >= argc) usage();
+            const struct scn_target *t = scn_target_find(argv[i]);
+            if (!t) {
+                fprintf(stderr, "scn-conform: unknown target '%s' (compiled in:", argv[i]);
+                for (const struct scn_target *const *p = scn_targets(); *p; p++) fprintf(stderr, " %s", (*p)->name);
+                fprintf(stderr, ")\n");
+                return 2;
+            }
+            if (nts < 16) ts[nts++] = t;
+        } else if (!strcmp(a, "--edge-sizes")) {
+            check_flags &= ~(unsigned)SCN_CHECK_ALL_SIZES;
+        } else if (!strcmp(a, "--fail-only")) {
+            fail_only = 1;
+        } else if (!strcmp(a, "--no-catch")) {
+            catch = 0;
+        } else if (!strcmp(a, "--case")) {
+            if (++i >= argc) usage();
+            case_text = argv[i];
+        } else if (!strcmp(a, "--list-targets")) {
+            for (const struct scn_target *const *p = scn_targets(); *p; p++)
+                printf("%s\t%s\t%s\n", (*p)->name, (*p)->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso",
+                       (*p)->version ? (*p)->version() : "");
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "scn-conform: unknown option '%s'\n", a);
+            usage();
+        } else if (nfiles < 1024) {
+            files[nfiles++] = a;
+        }
+    }
+    if (!nts)
+        for (const struct scn_target *const *p = scn_targets(); *p && nts < 16; p++) ts[nts++] = *p;
+    scn_oracle_set_catch_faults(catch);
+    if (scn_oracle_init(&ctx)) {
+        fprintf(stderr, "scn-conform: cannot map the guarded buffer\n");
+        return 2;
+    }
+    if (case_text) return one_case(case_text, ts, nts);
+    if (!nfiles) usage();
+    struct scn_corpus_entry *e = malloc(sizeof *e);
+    if (!e) return 3;
+    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 0, ts, nts, e);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 1, ts, nts, e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    printf("{\"summary\":{\"cases\":%lu,\"results\":%lu,\"pass\":%lu,\"fail\":%lu,\"error\":%lu,"
+           "\"skipped\":%lu,\"seconds\":%.3f,\"targets\":[",
+           n_cases, n_pass + n_fail + n_error, n_pass, n_fail, n_error, n_skip, secs);
+    for (size_t i = 0; i < nts; i++) {
+        char *v = json_text(ts[i]->version ? ts[i]->version() : "", ts[i]->version ? strlen(ts[i]->version()) : 0);
+        printf("%s{\"name\":\"%s\",\"dialect\":\"%s\",\"version\":%s}", i ? "," : "", ts[i]->name,
+               ts[i]->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso", v);
+        free(v);
+    }
+    printf("]}}\n");
+    free(e);
+    scn_oracle_fini(&ctx);
+    return (n_fail || n_error) ? 1 : 0;
+}
