@@ -11,6 +11,7 @@
 #ifndef SCN_REF_INTERNAL_H
 #define SCN_REF_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <limits.h>
@@ -26,6 +27,7 @@ enum fmt_flag {
     FL_HASH  = 1u << 3, /* '#' alternative form */
     FL_ZERO  = 1u << 4, /* '0' pad with zeros */
     FL_UPPER = 1u << 5, /* conversion is the upper-case variant (X E F G A B) */
+    FL_WFAST = 1u << 8, /* driver only: the length was wfN (int_fastN_t), not wN */
 };
 
 enum fmt_length {
@@ -40,7 +42,15 @@ struct fmt_spec {
     unsigned flags;       /* enum fmt_flag */
     int width;            /* field width, 0 if none (a negative '*' sets FL_MINUS) */
     int prec;             /* precision, -1 if none */
+    /* Filled by parse_spec(), used by the driver only (converters ignore them): */
+    unsigned char argk;   /* enum arg_kind of the converted argument (AK_NONE: none) */
+    unsigned char ibits;  /* integer conversions: width of the argument's type in bits */
+    unsigned char pos;    /* n of %n$, 0 if none */
+    unsigned char wpos;   /* '*': m of *m$, 0 for a plain '*'; SPEC_NO_STAR if no '*' */
+    unsigned char ppos;   /* '.*': likewise for the precision */
 };
+
+#define SPEC_NO_STAR 0xffu
 
 /* ---- the sink: a bounded buffer that counts what it was asked to write ---- */
 
@@ -50,16 +60,36 @@ struct sink {
     size_t len;   /* bytes the full output has so far (may exceed size) */
 };
 
-/* Writes are clipped to size-1 so that a NUL always fits; len keeps counting. */
+/* Writes are clipped to size-1 so that a NUL always fits; len keeps counting.
+ * Fast path: the whole run fits; it is copied 8 bytes at a time (constant-size
+ * __builtin_memcpy compiles to plain moves, never to a library call). */
 static inline void sink_write(struct sink *s, const char *p, size_t n)
 {
-    if (s->len < s->size) {
-        size_t room = s->size - 1 - s->len;
-        size_t k = n < room ? n : room;
-        for (size_t i = 0; i < k; i++)
-            s->buf[s->len + i] = p[i];
+    size_t len = s->len;
+    if (len + n < s->size) {
+        char *d = s->buf + len;
+        s->len = len + n;
+        while (n >= 8) {
+            __builtin_memcpy(d, p, 8);
+            d += 8;
+            p += 8;
+            n -= 8;
+        }
+        if (n >= 4) {
+            __builtin_memcpy(d, p, 4);
+            __builtin_memcpy(d + n - 4, p + n - 4, 4);
+            return;
+        }
+        for (size_t i = 0; i < n; i++)
+            d[i] = p[i];
+        return;
     }
-    s->len += n;
+    if (len < s->size) {
+        size_t room = s->size - 1 - len;
+        for (size_t i = 0; i < room; i++)
+            s->buf[len + i] = p[i];
+    }
+    s->len = len + n;
 }
 
 static inline void sink_putc(struct sink *s, char c)
@@ -71,13 +101,23 @@ static inline void sink_putc(struct sink *s, char c)
 
 static inline void sink_pad(struct sink *s, char c, size_t n)
 {
-    if (s->len < s->size) {
-        size_t room = s->size - 1 - s->len;
+    size_t len = s->len;
+    if (len < s->size) {
+        size_t room = s->size - 1 - len;
         size_t k = n < room ? n : room;
-        for (size_t i = 0; i < k; i++)
-            s->buf[s->len + i] = c;
+        char *d = s->buf + len;
+        if (k >= 8) {
+            uint64_t v = 0x0101010101010101ull * (unsigned char)c;
+            size_t i = 0;
+            for (; i + 8 <= k; i += 8)
+                __builtin_memcpy(d + i, &v, 8);
+            __builtin_memcpy(d + k - 8, &v, 8);
+        } else {
+            for (size_t i = 0; i < k; i++)
+                d[i] = c;
+        }
     }
-    s->len += n;
+    s->len = len + n;
 }
 
 /* ---- floating-point values, decoded once so one converter serves double and
@@ -100,5 +140,86 @@ struct fp_value fp_from_long_double(long double d);
  * including sign, padding and every flag, rounded in direction r. */
 void conv_float(struct sink *w, const struct fmt_spec *s, const struct fp_value *v,
                 enum ref_rounding r);
+
+/* ---- argument kinds: how the driver fetches one argument with va_arg ----
+ * Signed and unsigned variants of one type share a kind (C17 7.16.1.1p2). */
+enum arg_kind {
+    AK_NONE = 0, AK_INT, AK_LONG, AK_LLONG, AK_INTMAX, AK_SIZE, AK_PTRDIFF,
+    AK_PTR, AK_DOUBLE, AK_LDOUBLE, AK_WINT
+};
+
+/* POSIX NL_ARGMAX of the reference: the highest %n$ / *m$ position. */
+#define REF_NL_ARGMAX 64
+
+/* parse_spec() results */
+enum parse_status {
+    PARSE_OK = 0,
+    PARSE_INVALID,  /* unknown conversion, bad length/conversion pair, '%' at end, ... */
+    PARSE_OVERFLOW, /* a literal width or precision above INT_MAX */
+    PARSE_BADPOS    /* a position 0 or above REF_NL_ARGMAX */
+};
+
+/* Parses one ISO conversion specification; *fmt points just past the '%'.
+ * On PARSE_OK, *fmt is left just past the conversion character. Reads no
+ * byte after the conversion character or the terminating NUL. */
+enum parse_status parse_spec(const char **fmt, struct fmt_spec *s);
+
+/* ---- converters (ISO dialect) ---- */
+
+/* Writes the digits of v in base 10 ending just before end; returns the start.
+ * end must have 20 bytes before it. */
+char *u64_dec(char *end, uint64_t v);
+
+/* "00" "01" ... "99" */
+extern const char ref_dec_pairs[200];
+
+/* u64_dec for 32-bit values: two digits per step from the pair table. */
+static inline char *u32_dec(char *end, uint32_t u)
+{
+    char *d = end;
+    while (u >= 100) {
+        uint32_t q = u / 100, r = u - q * 100;
+        d -= 2;
+        __builtin_memcpy(d, ref_dec_pairs + 2 * r, 2);
+        u = q;
+    }
+    if (u >= 10) {
+        d -= 2;
+        __builtin_memcpy(d, ref_dec_pairs + 2 * u, 2);
+    } else {
+        *--d = (char)('0' + u);
+    }
+    return d;
+}
+
+/* d i u o x X b B: mag is the magnitude, neg the sign (d, i only). */
+void conv_int(struct sink *w, const struct fmt_spec *s, uint64_t mag, int neg);
+void conv_char(struct sink *w, const struct fmt_spec *s, unsigned char c);
+void conv_str(struct sink *w, const struct fmt_spec *s, const char *str);
+void conv_ptr(struct sink *w, const struct fmt_spec *s, const void *p);
+
+/* %lc / %ls: return 0, or -1 on an encoding error (nothing of the conversion
+ * is written then). */
+typedef __WCHAR_TYPE__ ref_wchar;
+typedef __WINT_TYPE__ ref_wint;
+int conv_wchar(struct sink *w, const struct fmt_spec *s, ref_wint c, enum ref_encoding e);
+int conv_wstr(struct sink *w, const struct fmt_spec *s, const ref_wchar *str,
+              enum ref_encoding e);
+
+/* Space padding helper shared by the converters. */
+static inline void pad_left(struct sink *w, const struct fmt_spec *s, size_t len)
+{
+    if (!(s->flags & FL_MINUS) && (size_t)s->width > len)
+        sink_pad(w, ' ', (size_t)s->width - len);
+}
+static inline void pad_right(struct sink *w, const struct fmt_spec *s, size_t len)
+{
+    if ((s->flags & FL_MINUS) && (size_t)s->width > len)
+        sink_pad(w, ' ', (size_t)s->width - len);
+}
+
+/* ---- LINUX_KERNEL dialect (kernel.c): formats all of fmt into w, with the
+ * semantics of Linux 6.1 lib/vsprintf.c vsnprintf() after its size check. */
+void kernel_format(struct sink *w, const char *fmt, va_list *ap);
 
 #endif /* SCN_REF_INTERNAL_H */
