@@ -32,7 +32,7 @@ for w in $workloads; do
   ratio=$(awk -v a="${ipc[glibc]}" -v b="${ipc[ref]}" 'BEGIN{printf "%.2fx fewer", a/b}')
   row="$row $ratio |"
   for i in $impls; do
-    cps=$(awk -v i="$i" -v w="$w" '$1==i && $2==w {sub("calls_per_s=","",$6); printf "%.2fM", $6/1e6}' "$tmp/speed.txt")
+    cps=$(awk -v i="$i" -v w="$w" '$1==i && $2==w {sub("calls_per_s=","",$5); printf "%.2fM", $5/1e6}' "$tmp/speed.txt")
     row="$row $cps |"
   done
   echo "$row"
