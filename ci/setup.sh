@@ -14,6 +14,8 @@ PKGS=(
   libmpfr-dev libgmp-dev
   # differential targets: musl (compiler driver + source build), kernel lib/vsprintf.c
   musl-tools musl-dev dpkg-dev linux-source-6.1 xz-utils
+  # any-libc executors (scnfuzz conform --libc-cc): dietlibc and klibc compiler drivers
+  dietlibc-dev libklibc-dev
   # fuzzing engines, instruction counts, report rendering check
   afl++ valgrind chromium
 )

@@ -1,0 +1,394 @@
+/* scnfuzz fuzzing core: see fuzz_core.h. */
+#define _GNU_SOURCE
+#include "fuzz_core.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The guard buffer of each oracle context is kept small (one page): the full
+ * call poisons the whole capacity, so a 64 KiB default would dominate the cost
+ * of an execution. It grows on demand (oracle.c) and is shrunk back here. */
+#define FZ_GUARD_CAP (4096 - SCN_GUARD_PRE)
+#define FZ_GUARD_SHRINK_ABOVE (16 * 1024)
+
+/* ASan's printf interceptor parses the format before glibc does: it is slow,
+ * and it CHECK-fails on the invalid specifications of robust decoding. The
+ * guarded buffer (oracle.c) checks glibc's writes instead. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "check_printf=0";
+}
+
+static struct scn_oracle_ctx octx[2][SCN_DIFF_MAX_TARGETS];
+static struct scn_report orep[SCN_DIFF_MAX_TARGETS];
+static struct scn_oracle_ctx loc_octx; /* for localising findings */
+static enum fz_mode run_mode;
+static FILE *findings_fp;
+static int campaign;
+static int initialised;
+static unsigned long long exec_count; /* inputs run so far (fz_one_input) */
+static unsigned oracle_every;       /* env SCN_FUZZ_ORACLE_EVERY (0: the config's) */
+static unsigned extra_decode_flags;
+static int no_scrub;                /* env SCN_FUZZ_NO_SCRUB=1 (see scrub_stack) */
+static enum scn_dialect cur_dialect; /* of the case being run (for the finding lines) */ /* env SCN_FUZZ_NO_FLOAT=1: SCN_DECODE_NO_FLOAT */
+int fz_last_diff = -1;
+
+void fz_add_target(struct fz_config *cfg, enum scn_dialect d, const struct scn_target *t)
+{
+    if (!t || cfg->ntargets[d] >= SCN_DIFF_MAX_TARGETS) return;
+    cfg->targets[d][cfg->ntargets[d]++] = t;
+}
+
+static void small_guard(struct scn_oracle_ctx *x)
+{
+    scn_guard_fini(&x->g);
+    if (scn_guard_init(&x->g, FZ_GUARD_CAP)) {
+        perror("scnfuzz: mmap");
+        abort();
+    }
+}
+
+int fz_init(struct fz_config *cfg, enum fz_mode mode)
+{
+    (void)cfg;
+    if (initialised) return 0;
+    run_mode = mode;
+    for (int d = 0; d < 2; d++)
+        for (size_t i = 0; i < SCN_DIFF_MAX_TARGETS; i++) {
+            if (scn_oracle_init(&octx[d][i])) return -1;
+            small_guard(&octx[d][i]);
+        }
+    if (scn_oracle_init(&loc_octx)) return -1;
+    small_guard(&loc_octx);
+    /* Catch faults in the guard page ourselves, also under ASan (ASan does not
+     * see the guarded mmap buffer): overruns become named findings. */
+    scn_oracle_set_catch_faults(1);
+    const char *fn = getenv("SCN_FINDINGS");
+    if (fn && *fn) {
+        findings_fp = fopen(fn, "a");
+        if (!findings_fp) {
+            perror(fn);
+            return -1;
+        }
+    }
+    const char *cont = getenv("SCN_FUZZ_CONTINUE");
+    campaign = cont && !strcmp(cont, "1");
+    const char *ns = getenv("SCN_FUZZ_NO_SCRUB");
+    no_scrub = ns && !strcmp(ns, "1");
+    const char *oe = getenv("SCN_FUZZ_ORACLE_EVERY");
+    if (oe && *oe) oracle_every = (unsigned)strtoul(oe, NULL, 10);
+    const char *nf = getenv("SCN_FUZZ_NO_FLOAT");
+    if (nf && !strcmp(nf, "1")) extra_decode_flags |= SCN_DECODE_NO_FLOAT;
+    (void)scn_allowances_count(); /* load (and validate) the table now */
+    initialised = 1;
+    return 0;
+}
+
+enum scn_dialect fz_decode(const struct fz_config *cfg, const uint8_t *data, size_t size,
+                           struct scn_case *c, int dialect_override)
+{
+    unsigned ctrl = size ? data[0] : 0;
+    enum scn_dialect d;
+    if (dialect_override >= 0) d = (enum scn_dialect)dialect_override;
+    else if (cfg->mode == FZ_FROM_INPUT) d = (ctrl & FZ_CTRL_KERNEL) ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO;
+    else d = cfg->mode == FZ_FIXED_KERNEL ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO;
+    unsigned flags = extra_decode_flags | cfg->decode_flags;
+    if ((ctrl & FZ_CTRL_ROBUST) && !cfg->no_robust) flags |= SCN_DECODE_ROBUST;
+    if ((ctrl & FZ_CTRL_C23) && cfg->allow_c23) flags |= SCN_DECODE_C23;
+    scn_case_from_bytes(size ? data + 1 : data, size ? size - 1 : 0, c, d, flags);
+    c->nsizes = 1;
+    c->sizes[0] = ctrl >> FZ_CTRL_SIZE_SHIFT;
+    return d;
+}
+
+/* ------------------------------------------------------------ reporting */
+
+static uint64_t fnv(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h ? h : 1;
+}
+
+#define SEEN_CAP 8192
+static uint64_t seen[SEEN_CAP];
+
+/* 1 when the signature is new (and records it). */
+static int first_time(const char *sig)
+{
+    uint64_t h = fnv(sig);
+    size_t i = h % SEEN_CAP;
+    for (size_t k = 0; k < SEEN_CAP; k++, i = (i + 1) % SEEN_CAP) {
+        if (seen[i] == h) return 0;
+        if (!seen[i]) {
+            seen[i] = h;
+            return 1;
+        }
+    }
+    return 1;
+}
+
+struct sbuf {
+    char *p;
+    size_t n, cap;
+};
+
+static void sb_put(struct sbuf *b, const char *s, size_t n)
+{
+    if (b->n + n + 1 > b->cap) n = b->n + 1 < b->cap ? b->cap - b->n - 1 : 0;
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = 0;
+}
+static void sb_str(struct sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
+
+/* JSON string of arbitrary text (the text forms are printable ASCII). */
+static void sb_json(struct sbuf *b, const char *s, size_t n)
+{
+    static char tmp[1 << 18];
+    size_t l = scn_json_bytes((const unsigned char *)s, n, tmp, sizeof tmp);
+    sb_put(b, tmp, l < sizeof tmp ? l : sizeof tmp - 1);
+}
+
+/* bytes -> text-form quoted string -> JSON string */
+static void sb_bytes(struct sbuf *b, const unsigned char *bytes, size_t n)
+{
+    static char q[1 << 18];
+    size_t l = scn_quoted_format((const char *)bytes, n, q, sizeof q);
+    sb_json(b, q, l < sizeof q ? l : sizeof q - 1);
+}
+
+static void emit(const char *line, size_t n)
+{
+    if (findings_fp) {
+        fwrite(line, 1, n, findings_fp);
+        fputc('\n', findings_fp);
+        fflush(findings_fp);
+    }
+    fwrite(line, 1, n, stderr);
+    fputc('\n', stderr);
+    fflush(stderr);
+}
+
+struct out_view {
+    const char *target;
+    int ret;
+    const unsigned char *bytes;
+    size_t len;
+};
+
+static size_t report(const struct scn_case *c, const char *oracle, const char *klass, const char *sig,
+                     const char *detail, const char *target, const char *family, long size,
+                     const struct scn_allowance *al, const struct out_view *ov, size_t nov)
+{
+    static char line[1 << 20];
+    static char text[SCN_CASE_MAX_FMT * 4 + SCN_CASE_ARENA * 12 + 4096];
+    int fatal = strcmp(klass, "implementation-defined") != 0;
+    int fresh = first_time(sig);
+    if (run_mode == FZ_MODE_FUZZ && !fresh && (campaign || !fatal)) return (size_t)fatal;
+    struct sbuf b = { line, 0, sizeof line };
+    size_t tl = scn_case_format(c, text, sizeof text);
+    sb_str(&b, "{\"oracle\":");
+    sb_json(&b, oracle, strlen(oracle));
+    sb_str(&b, ",\"classification\":");
+    sb_json(&b, klass, strlen(klass));
+    sb_str(&b, ",\"case\":");
+    sb_json(&b, text, tl < sizeof text ? tl : sizeof text - 1);
+    sb_str(&b, cur_dialect == SCN_DIALECT_KERNEL ? ",\"dialect\":\"kernel\"" : ",\"dialect\":\"iso\"");
+    sb_str(&b, ",\"signature\":");
+    sb_json(&b, sig, strlen(sig));
+    sb_str(&b, ",\"detail\":");
+    sb_json(&b, detail, strlen(detail));
+    if (target) {
+        char t[160];
+        snprintf(t, sizeof t, ",\"target\":\"%s\",\"family\":\"%s\",\"size\":%ld", target, family, size);
+        sb_str(&b, t);
+    }
+    if (al) {
+        sb_str(&b, ",\"allowance\":");
+        sb_json(&b, al->id, strlen(al->id));
+        sb_str(&b, ",\"citation\":");
+        sb_json(&b, al->citation, strlen(al->citation));
+    }
+    {
+        char t[64];
+        snprintf(t, sizeof t, ",\"execs\":%llu", exec_count);
+        sb_str(&b, t);
+    }
+    sb_str(&b, ",\"outputs\":{");
+    for (size_t i = 0; i < nov; i++) {
+        char t[96];
+        snprintf(t, sizeof t, "%s\"%s\":{\"ret\":%d,\"bytes\":", i ? "," : "", ov[i].target, ov[i].ret);
+        sb_str(&b, t);
+        sb_bytes(&b, ov[i].bytes, ov[i].len);
+        sb_str(&b, "}");
+    }
+    sb_str(&b, "}}");
+    if (run_mode == FZ_MODE_REPLAY) {
+        fwrite(line, 1, b.n, stdout);
+        fputc('\n', stdout);
+        if (findings_fp) {
+            fwrite(line, 1, b.n, findings_fp);
+            fputc('\n', findings_fp);
+            fflush(findings_fp);
+        }
+        return (size_t)fatal;
+    }
+    emit(line, b.n);
+    if (fatal && !campaign) abort();
+    return (size_t)fatal;
+}
+
+size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char *klass,
+                        const char *signature, const char *detail)
+{
+    return report(c, oracle, klass, signature, detail, NULL, NULL, 0, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------------------ running */
+
+
+
+/* Zeroes the stack below the caller before each target: what a target reads
+ * from uninitialised stack then does not depend on the previous target's
+ * frames, so runs are repeatable. (musl 1.2.3 reads its uninitialised
+ * nl_arg[] in the dry-run pass of a "*n$" width, vfprintf.c:488: with
+ * another target's INT_MIN left there, UBSan stops the fuzzer on every such
+ * format. SCN_FUZZ_NO_SCRUB=1 turns the scrubbing off to see it.) */
+static __attribute__((noinline)) void scrub_stack(void)
+{
+    volatile unsigned char pad[8192];
+    memset((unsigned char *)pad, 0, sizeof pad);
+    __asm__ volatile("" : : "r"(pad) : "memory");
+}
+
+#define FAST_CAP (1u << 16)
+static unsigned char fast_buf[SCN_DIFF_MAX_TARGETS][FAST_CAP];
+static long long fast_n[SCN_DIFF_MAX_TARGETS][SCN_CASE_MAX_ARGS];
+
+/* The unsampled path: one plain C99 call per target into a big buffer, for
+ * the differential only. Returns 0, or -1 when an output does not fit. */
+static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d,
+                        struct scn_diff_out *outs)
+{
+    size_t nt = cfg->ntargets[d];
+    size_t idx[SCN_CASE_MAX_ARGS];
+    size_t nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
+    for (size_t i = 0; i < nt; i++) {
+        const struct scn_target *t = cfg->targets[d][i];
+        if (!no_scrub) scrub_stack();
+        int r = scn_case_call(t->vsnprintf, c, (char *)fast_buf[i], FAST_CAP);
+        if (r >= (int)FAST_CAP) return -1;
+        for (size_t j = 0; j < nn; j++) fast_n[i][j] = scn_case_n_value(c, idx[j]);
+        outs[i] = (struct scn_diff_out){ t, r, fast_buf[i], r < 0 ? 0 : (size_t)r, nn, fast_n[i] };
+    }
+    return 0;
+}
+
+
+/* The signature of a per-target oracle finding: oracle:conv:flags:target:family,
+ * where conv/flags are those of the first specification that, alone,
+ * makes the same oracle fire (scn_case_localise); "-" if none does alone. */
+struct loc_ctx {
+    const struct scn_target *t;
+    unsigned flags;
+    const char *oracle;
+};
+
+static int loc_pred(struct scn_case *sub, void *vctx)
+{
+    const struct loc_ctx *l = vctx;
+    static struct scn_report r;
+    if (!no_scrub) scrub_stack();
+    size_t k = scn_check_case(&loc_octx, l->t, sub, l->flags, &r);
+    if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
+    return k && !strcmp(r.first.oracle, l->oracle);
+}
+
+static void localised_signature(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
+                                unsigned flags, const char *oracle, const char *family, char *sig,
+                                size_t cap)
+{
+    char conv[8], fclass[16];
+    struct loc_ctx l = { t, flags, oracle };
+    scn_case_localise(c, d, loc_pred, &l, conv, fclass);
+    snprintf(sig, cap, "%s:%s:%s:%s:%s", oracle, conv, fclass, t->name, family);
+}
+
+size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d)
+{
+    size_t nt = cfg->ntargets[d], nf = 0;
+    struct scn_diff_out outs[SCN_DIFF_MAX_TARGETS];
+    cur_dialect = d;
+    unsigned every = oracle_every ? oracle_every : cfg->oracle_every;
+    if (every > 1 && exec_count % every != 0 && cfg->differential && nt >= 2 &&
+        fast_outputs(cfg, c, d, outs) == 0)
+        goto differential;
+    for (size_t i = 0; i < nt; i++) {
+        const struct scn_target *t = cfg->targets[d][i];
+        struct scn_oracle_ctx *x = &octx[d][i];
+        /* the scnprintf family of a target without a native one is the
+         * canonical wrapper over the C99 call: checking it again is redundant */
+        unsigned flags = (t->vscnprintf && !cfg->no_scn ? 0 : SCN_CHECK_NO_SCN) |
+                         (cfg->no_repeat ? SCN_CHECK_NO_REPEAT : 0);
+        struct scn_report *r = &orep[i];
+        if (!no_scrub) scrub_stack();
+        size_t k = scn_check_case(x, t, c, flags, r);
+        if (x->g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(x);
+        if (k) {
+            const struct scn_finding *f = &r->first;
+            if (!strcmp(f->oracle, "full-too-long")) continue; /* not a bug by itself */
+            char sig[192];
+            localised_signature(c, d, t, flags, f->oracle, scn_family_name(f->family), sig, sizeof sig);
+            struct out_view ov[2];
+            size_t nov = 0;
+            ov[nov++] = (struct out_view){ t->name, r->full_ret, r->full, r->full_len };
+            ov[nov++] = (struct out_view){ "buffer", (int)f->ret, f->got, f->got_len };
+            nf += report(c, f->oracle, f->klass, sig, f->detail, t->name, scn_family_name(f->family),
+                         (long)f->size, NULL, ov, nov);
+        }
+    }
+    fz_last_diff = -1;
+    if (nf || !cfg->differential || nt < 2) return nf;
+    for (size_t i = 0; i < nt; i++)
+        outs[i] = (struct scn_diff_out){ cfg->targets[d][i], orep[i].full_ret, orep[i].full, orep[i].full_len,
+                                         orep[i].nn, orep[i].n };
+differential:;
+    struct scn_diff_finding df;
+    fz_last_diff = (int)scn_diff_compare(c, outs, nt, d, &df);
+    if (fz_last_diff == SCN_DIFF_AGREE) return 0;
+    struct out_view ov[SCN_DIFF_MAX_TARGETS];
+    for (size_t i = 0; i < nt; i++)
+        ov[i] = (struct out_view){ outs[i].target->name, outs[i].ret, outs[i].bytes, outs[i].len };
+    return report(c, SCN_DIFF_ORACLE, df.klass, df.signature, df.detail, NULL, NULL, 0, df.allowance, ov, nt);
+}
+
+int fz_one_input(const struct fz_config *cfg, const uint8_t *data, size_t size)
+{
+    static struct scn_case c;
+    exec_count++;
+    enum scn_dialect d = fz_decode(cfg, data, size, &c, -1);
+    fz_run_case(cfg, &c, d);
+    return 0;
+}
+
+void fz_print_outputs(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d)
+{
+    static char buf[1 << 17];
+    static char q[(1 << 17) * 4 + 4];
+    for (size_t i = 0; i < cfg->ntargets[d]; i++) {
+        const struct scn_target *t = cfg->targets[d][i];
+        buf[0] = 0;
+        int r = scn_case_call(t->vsnprintf, c, buf, sizeof buf);
+        size_t len = r < 0 ? strnlen(buf, sizeof buf) : (size_t)r < sizeof buf ? (size_t)r : sizeof buf - 1;
+        scn_quoted_format(buf, len, q, sizeof q);
+        printf("  %-11s ret=%-5d %s", t->name, r, q);
+        size_t idx[SCN_CASE_MAX_ARGS];
+        size_t nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
+        for (size_t j = 0; j < nn && j < SCN_CASE_MAX_ARGS; j++)
+            printf("%s%lld", j ? "," : " n=", scn_case_n_value(c, idx[j]));
+        printf("\n");
+    }
+}

@@ -1,0 +1,6 @@
+/* libFuzzer (and AFL++ driver) harness: see fuzz_core.h and fuzz_configs.c ("iso_diff"). */
+#include <stdlib.h>
+
+#include "fuzz_core.h"
+
+FZ_DEFINE_FUZZER("iso_diff")

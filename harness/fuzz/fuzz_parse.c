@@ -1,0 +1,66 @@
+/* fuzz_parse: the case text form's parser and printer.
+ *
+ * Every input is used twice:
+ *  1. as text: scn_case_parse must not crash on any bytes; when it accepts
+ *     them, the printer must give them back exactly (the parser accepts only
+ *     the canonical form)                               -> "parse.canonical"
+ *  2. as fuzzer bytes (ctrl byte as in fuzz_core.h): the decoded case must
+ *     print, re-parse ("parse.decoded-unparseable"), print identically
+ *     ("parse.roundtrip") and call identically on the reference
+ *     ("parse.roundtrip-call").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_core.h"
+
+#define TEXT_CAP (SCN_CASE_MAX_FMT * 4 + SCN_CASE_ARENA * 12 + 4096)
+
+static struct scn_case c1, c2;
+static char t1[TEXT_CAP], t2[TEXT_CAP];
+static char o1[1 << 16], o2[1 << 16];
+
+static void bad(const struct scn_case *c, const char *oracle, const char *detail)
+{
+    char sig[96];
+    snprintf(sig, sizeof sig, "%s:parser", oracle);
+    fz_report_simple(c, oracle, "invariant", sig, detail);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static struct fz_config cfg;
+    char err[160];
+    if (!cfg.name) {
+        if (fz_config_by_name("ref", &cfg) || fz_init(&cfg, FZ_MODE_FUZZ)) abort();
+    }
+    /* 1. text */
+    size_t n = size;
+    while (n && (data[n - 1] == '\n')) n--;
+    if (scn_case_parse((const char *)data, n, &c1, err, sizeof err) == 0) {
+        size_t l = scn_case_format(&c1, t1, sizeof t1);
+        if (l != n || memcmp(t1, data, n)) bad(&c1, "parse.canonical", "accepted text is not printed back identically");
+    }
+    /* 2. decoded bytes */
+    enum scn_dialect d = fz_decode(&cfg, data, size, &c1, -1);
+    size_t l1 = scn_case_format(&c1, t1, sizeof t1);
+    if (l1 >= sizeof t1) return 0;
+    if (scn_case_parse(t1, l1, &c2, err, sizeof err)) {
+        char det[200];
+        snprintf(det, sizeof det, "the printed form of a decoded case does not parse: %s", err);
+        bad(&c1, "parse.decoded-unparseable", det);
+        return 0;
+    }
+    size_t l2 = scn_case_format(&c2, t2, sizeof t2);
+    if (l1 != l2 || memcmp(t1, t2, l1)) {
+        bad(&c1, "parse.roundtrip", "text -> case -> text changed the text");
+        return 0;
+    }
+    const struct scn_target *t = cfg.targets[d][0];
+    int r1 = scn_case_call(t->vsnprintf, &c1, o1, sizeof o1);
+    int r2 = scn_case_call(t->vsnprintf, &c2, o2, sizeof o2);
+    if (r1 != r2 || (r1 > 0 && memcmp(o1, o2, (size_t)r1 < sizeof o1 ? (size_t)r1 : sizeof o1)))
+        bad(&c1, "parse.roundtrip-call", "the re-parsed case formats differently on the reference");
+    return 0;
+}

@@ -1,0 +1,410 @@
+"""`scnfuzz fuzz`: a time-bounded differential campaign with the libFuzzer (or
+AFL++) fuzzers of build/fuzz, in campaign mode (SCN_FUZZ_CONTINUE=1: each
+signature recorded once, the run goes on), every finding appended to the run's
+findings.jsonl by the fuzzers themselves (SCN_FINDINGS)."""
+import os
+import pathlib
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from . import build
+from .errors import SetupError, UsageError
+from .progress import Progress
+from .runs import Run, read_jsonl, utc_iso
+
+# fuzzer -> (its targets, dialect) as configured in harness/fuzz/fuzz_configs.c
+FUZZER_TARGETS = {
+    "fuzz_iso_diff": (["ref", "glibc", "musl"], "iso"),
+    "fuzz_kernel_diff": (["ref-kernel", "kernel"], "kernel"),
+    "fuzz_ref": (["ref", "ref-kernel"], "*"),
+    "fuzz_planted": (["ref", "planted"], "iso"),
+    "fuzz_parse": ([], "*"),
+}
+STATUS_RE = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)")
+RATE_RE = re.compile(r"exec/s: (\d+)")
+DONE_RE = re.compile(r"^Done (\d+) runs in (\d+) second")
+
+
+def choose_fuzzer(args):
+    if args.fuzzer:
+        if args.fuzzer not in FUZZER_TARGETS:
+            raise UsageError(f"unknown fuzzer '{args.fuzzer}' (one of {', '.join(FUZZER_TARGETS)})")
+        return args.fuzzer
+    if args.planted:
+        return "fuzz_planted"
+    if args.targets:
+        names = [t for t in args.targets.split(",") if t]
+        for fz in ("fuzz_iso_diff", "fuzz_kernel_diff"):
+            ft = FUZZER_TARGETS[fz][0]
+            if set(names) <= set(ft) and len(names) >= 1:
+                if set(names) != set(ft) and names != ["ref"] and names != ["ref-kernel"]:
+                    sys.stderr.write(f"scnfuzz: note: {fz} compares {', '.join(ft)} (its fixed target set) "
+                                     f"when built; --targets {args.targets} selects it\n")
+                if names in (["ref"], ["ref-kernel"]):
+                    return "fuzz_ref"
+                if args.dialect and args.dialect != FUZZER_TARGETS[fz][1]:
+                    raise UsageError(f"--targets {args.targets} is not of dialect {args.dialect}")
+                return fz
+        known = sorted({t for v in FUZZER_TARGETS.values() for t in v[0]} - {"planted"})
+        bad = [n for n in names if n not in known]
+        if bad:
+            raise UsageError(f"unknown target '{bad[0]}' for fuzzing (known: {', '.join(known)})")
+        raise UsageError(f"--targets {args.targets}: mixes dialects; fuzz ISO (ref,glibc,musl) or kernel "
+                         f"(ref-kernel,kernel) targets")
+    return "fuzz_kernel_diff" if args.dialect == "kernel" else "fuzz_iso_diff"
+
+
+def _die_with_parent():
+    """In the child: SIGTERM when scnfuzz dies (even by SIGKILL), so no fuzzer
+    outlives its campaign."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+class Job:
+    def __init__(self, idx, fuzzer, path, run, corpus, args, env, seed):
+        self.idx, self.fuzzer, self.path, self.run = idx, fuzzer, path, run
+        self.corpus, self.args, self.env, self.seed = corpus, args, env, seed
+        self.execs_done = 0      # executions of finished incarnations
+        self.execs = 0           # of the current incarnation
+        self.cov = self.ft = self.rate = 0
+        self.restarts = 0
+        self.proc = None
+        self.log = open(run.path / "fuzz" / f"{fuzzer}-{idx}.log", "ab")
+        self.thread = None
+        self.exit_codes = []
+
+    def start(self, seconds, engine):
+        art = self.run.path / "artifacts"
+        art.mkdir(exist_ok=True)
+        if engine == "afl":
+            seeds = build.ROOT / "corpus" / "fuzz" / self.fuzzer
+            if not seeds.is_dir() or not any(seeds.iterdir()):
+                seeds = self.run.path / "fuzz" / "afl-seeds"
+                seeds.mkdir(parents=True, exist_ok=True)
+                (seeds / "seed-0").write_bytes(b"\x00%d")
+            self.afl_out = self.run.path / "fuzz" / "afl"
+            cmd = ["afl-fuzz", "-i", str(seeds), "-o", str(self.afl_out), "-V", str(max(1, int(seconds))),
+                   "-M" if self.idx == 0 else "-S", f"j{self.idx}", "--", str(self.path)]
+            env = dict(self.env, AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_NO_AFFINITY="1",
+                       AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1", AFL_SKIP_CRASHES="1")
+        else:
+            seeds = build.ROOT / "corpus" / "fuzz" / self.fuzzer
+            cmd = [str(self.path), str(self.corpus)] + ([str(seeds)] if seeds.is_dir() else []) + [
+                   f"-max_total_time={max(1, int(seconds))}",
+                   "-timeout=10", "-rss_limit_mb=4096", "-print_final_stats=1", f"-seed={self.seed + self.restarts}",
+                   f"-artifact_prefix={art}/{self.fuzzer}-", "-reload=1"]
+            for d in (build.ROOT / "harness" / "fuzz" / f"{self.fuzzer}.dict",
+                      build.ROOT / "harness" / "fuzz" / "printf.dict"):
+                if d.is_file():
+                    cmd.append(f"-dict={d}")
+                    break
+            env = self.env
+        self.started = time.monotonic()
+        self.log.write((" ".join(cmd) + "\n").encode())
+        self.log.flush()
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL if engine != "afl" else self.log,
+                                     stderr=subprocess.PIPE, env=env, start_new_session=True,
+                                     preexec_fn=_die_with_parent)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        for raw in self.proc.stderr:
+            self.log.write(raw)
+            line = raw.decode("utf-8", "replace")
+            m = STATUS_RE.match(line)
+            if m:
+                self.execs = int(m.group(1))
+                self.cov, self.ft = int(m.group(3)), int(m.group(4))
+                r = RATE_RE.search(line)
+                if r:
+                    self.rate = int(r.group(1))
+                continue
+            m = DONE_RE.match(line)
+            if m:
+                self.execs = max(self.execs, int(m.group(1)))
+            elif line.startswith("stat::number_of_executed_units:"):
+                try:
+                    self.execs = max(self.execs, int(line.split(":")[-1]))
+                except ValueError:
+                    pass
+        self.log.flush()
+
+    def finish(self):
+        rc = self.proc.wait()
+        if self.thread:
+            self.thread.join(timeout=5)
+        self.execs_done += self.execs
+        self.execs = 0
+        self.exit_codes.append(rc)
+        return rc
+
+    def poll_afl_stats(self):
+        """AFL++ progress from its fuzzer_stats file."""
+        try:
+            txt = (self.afl_out / f"j{self.idx}" / "fuzzer_stats").read_text()
+        except (OSError, AttributeError):
+            return
+        st = dict((k.strip(), v.strip()) for k, _, v in (l.partition(":") for l in txt.splitlines()))
+        try:
+            self.execs = int(st.get("execs_done", self.execs))
+            self.rate = int(float(st.get("execs_per_sec", self.rate)))
+            self.cov = int(st.get("corpus_count", self.cov))
+            self.ft = int(float(st.get("bitmap_cvg", "0").rstrip("%")) * 100)
+        except (ValueError, OverflowError):
+            pass
+
+    @property
+    def total_execs(self):
+        return self.execs_done + self.execs
+
+
+def _crash_finding(run, job, rc, before, replay_fuzzer):
+    """A fuzzer that died (a sanitizer report, a hang): one finding per new artifact."""
+    art = run.path / "artifacts"
+    new = sorted(set(art.glob(f"{job.fuzzer}-*")) - before)
+    out = []
+    for a in new:
+        kind = a.name[len(job.fuzzer) + 1:].split("-")[0]
+        klass = {"timeout": "hang", "slow": "hang", "oom": "crash", "leak": "memory-safety"}.get(kind, "crash")
+        case = ""
+        try:
+            rp = build.tool("scn-replay")
+            p = subprocess.run([str(rp), "-q", "--fuzzer", replay_fuzzer, str(a)], capture_output=True,
+                               timeout=20)
+            for line in p.stdout.decode("utf-8", "replace").splitlines():
+                if line.startswith("case "):
+                    k = line.rfind("  [")
+                    case = line[5:k if k > 0 else None]
+                    break
+        except (SetupError, subprocess.TimeoutExpired, OSError):
+            pass
+        log_tail = ""
+        try:
+            txt = job.log.name and pathlib.Path(job.log.name).read_text(errors="replace")
+            m = re.findall(r"(?:ERROR|SUMMARY): [^\n]*", txt)
+            log_tail = m[-1] if m else ""
+        except OSError:
+            pass
+        sig = f"{klass}:{job.fuzzer}:{(log_tail.split(' in ')[-1] if ' in ' in log_tail else kind)[:80]}"
+        out.append({"oracle": klass, "classification": klass, "case": case or '""', "signature": sig,
+                    "detail": log_tail or f"{job.fuzzer} exited {rc}", "artifact": str(a.relative_to(run.path)),
+                    "fuzzer": job.fuzzer, "source": "fuzz", "outputs": {}})
+    if not new:
+        out.append({"oracle": "crash", "classification": "crash", "case": '""',
+                    "signature": f"crash:{job.fuzzer}:exit{rc}", "detail": f"{job.fuzzer} exited {rc} without an artifact",
+                    "fuzzer": job.fuzzer, "source": "fuzz", "outputs": {}})
+    return out
+
+
+def _last_error(job):
+    try:
+        txt = pathlib.Path(job.log.name).read_text(errors="replace")
+    except OSError:
+        return "see the log"
+    txt = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\)B", "", txt)
+    lines = [l.strip() for l in txt.splitlines() if l.strip() and not l.startswith(("afl-fuzz ", "/"))]
+    for l in reversed(lines):
+        if "ABORT" in l or "ERROR" in l or "rror" in l:
+            return l[:200]
+    return lines[-1][:200] if lines else "no output"
+
+
+def _afl_artifact_finding(run, a, kind, fuzzer, replay_cfg):
+    case = ""
+    try:
+        rp = build.tool("scn-replay")
+        p = subprocess.run([str(rp), "-q", "--fuzzer", replay_cfg, str(a)], capture_output=True, timeout=20)
+        for line in p.stdout.decode("utf-8", "replace").splitlines():
+            if line.startswith("case "):
+                k = line.rfind("  [")
+                case = line[5:k if k > 0 else None]
+                break
+    except (SetupError, subprocess.TimeoutExpired, OSError):
+        pass
+    return {"oracle": kind, "classification": kind, "case": case or '""',
+            "signature": f"{kind}:{fuzzer}:afl:{case or a.name}", "detail": f"AFL++ saved {a.parent.name}/{a.name}",
+            "artifact": str(a.relative_to(run.path)), "fuzzer": fuzzer, "source": "fuzz", "outputs": {}}
+
+
+_stop = {"sig": None}
+
+
+def _on_signal(signum, frame):
+    _stop["sig"] = signum
+
+
+def run_fuzz(args):
+    if args.time <= 0:
+        raise UsageError("--time must be a positive number of seconds")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    fuzzer = choose_fuzzer(args)
+    planted = args.planted
+    if fuzzer == "fuzz_planted" and not planted:
+        raise UsageError("fuzz_planted needs --planted NAME (ret-would-be, ret-size, nul-at-0, no-nul-exact, "
+                         "overrun-1, float-round, none)")
+    old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return _run(args, fuzzer, planted)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+def _run(args, fuzzer, planted):
+    engine = args.engine
+    if engine == "afl":
+        path = build.afl_tool(fuzzer)
+    else:
+        path = build.tool(fuzzer, preset="fuzz")
+    replay_cfg = {"fuzz_iso_diff": "iso_diff", "fuzz_kernel_diff": "kernel_diff", "fuzz_ref": "ref",
+                  "fuzz_planted": "planted"}.get(fuzzer, "ref")
+    run = Run.create("fuzz", args.out)
+    (run.path / "fuzz").mkdir(exist_ok=True)
+    if planted:
+        run.meta["planted"] = planted
+    tnames, dialect = FUZZER_TARGETS[fuzzer]
+    if engine == "afl":  # the AFL++ build has no in-process musl (see build.afl_tool)
+        tnames = [t for t in tnames if t != "musl"]
+    try:
+        from . import targets as tg
+        known = {t["name"]: t for t in tg.list_targets()}
+    except Exception:
+        known = {}
+    targets = [known.get(n, {"name": n, "version": "planted bug " + (planted or "") if n == "planted" else None,
+                             "dialect": "iso" if n != "ref-kernel" and n != "kernel" else "kernel",
+                             "scnprintf": "native", "where": "in-process"}) for n in tnames]
+    part = {"kind": "fuzz", "engine": engine, "fuzzer": fuzzer, "targets": targets, "dialect": dialect,
+            "jobs": args.jobs, "time_s": args.time, "started": utc_iso(), "status": "running",
+            "executions": 0}
+    if planted:
+        part["planted"] = planted
+    pidx = run.add_part(part)
+    fbd = pathlib.Path(build.build_dir_for("fuzz") or build.ROOT / "build" / "fuzz")
+    corpus = fbd / "campaign-corpus" / fuzzer
+    corpus.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ, SCN_FINDINGS=str(run.findings_path), SCN_FUZZ_CONTINUE="1")
+    if engine == "libfuzzer":
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1")
+    if planted:
+        env["SCN_PLANTED"] = planted
+    run.findings_path.touch()
+    t0 = time.monotonic()
+    deadline = t0 + args.time
+    jobs = [Job(i, fuzzer, path, run, corpus, args, env, seed=1000 + 7919 * i + int(time.time()) % 100000)
+            for i in range(args.jobs)]
+    before = set((run.path / "artifacts").glob("*")) if (run.path / "artifacts").exists() else set()
+    for j in jobs:
+        j.start(args.time, engine)
+    prog = Progress(f"fuzz {fuzzer}", every=10.0)
+    nraw0 = len(read_jsonl(run.findings_path))
+    interrupted = False
+    forwarded = False
+    seen_size, raw, uniq = -1, [], 0
+    kill_at = None
+    while True:
+        now = time.monotonic()
+        if _stop["sig"] and not forwarded:
+            interrupted = True
+            forwarded = True
+            sys.stderr.write(f"\nscnfuzz: {signal.Signals(_stop['sig']).name}: stopping the fuzzers, "
+                             f"then the report\n")
+            for j in jobs:
+                if j.proc and j.proc.poll() is None:
+                    try:
+                        os.killpg(j.proc.pid, signal.SIGINT)
+                    except OSError:
+                        pass
+            kill_at = now + 10
+        if now > deadline + 15 and kill_at is None:
+            kill_at = now
+        if kill_at and now >= kill_at:
+            for j in jobs:
+                if j.proc and j.proc.poll() is None:
+                    try:
+                        os.killpg(j.proc.pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+        alive = 0
+        for j in jobs:
+            if engine == "afl":
+                j.poll_afl_stats()
+            if j.proc.poll() is None:
+                alive += 1
+                continue
+            if j.proc.returncode is not None and not getattr(j, "_reaped", False):
+                rc = j.finish()
+                j._reaped = True
+                new_art = set((run.path / "artifacts").glob("*")) - before
+                if rc != 0 and not interrupted and not new_art and now - j.started < 5 and j.execs_done == 0:
+                    # died at start-up: a set-up problem, not a finding
+                    for k in jobs:
+                        if k.proc and k.proc.poll() is None:
+                            try:
+                                os.killpg(k.proc.pid, signal.SIGKILL)
+                            except OSError:
+                                pass
+                    for k in jobs:
+                        k.log.close()
+                    run.update_part(pidx, status="error", duration_s=round(now - t0, 3), finished=utc_iso())
+                    raise SetupError(f"{fuzzer} failed at start-up (exit {rc}): {_last_error(j)} "
+                                     f"(log: {j.log.name})")
+                if rc not in (0,) and not interrupted and now < deadline - 1:
+                    for fnd in _crash_finding(run, j, rc, before, replay_cfg):
+                        run.append_finding(fnd)
+                    before = set((run.path / "artifacts").glob("*"))
+                    if j.restarts < 20 and deadline - now > 3:
+                        j.restarts += 1
+                        j._reaped = False
+                        j.start(deadline - now, engine)
+                        alive += 1
+        try:
+            fsize = run.findings_path.stat().st_size
+        except OSError:
+            fsize = 0
+        if fsize != seen_size:
+            seen_size = fsize
+            raw = read_jsonl(run.findings_path)
+            uniq = len({f.get("signature") for f in raw[nraw0:]})
+        execs = sum(j.total_execs for j in jobs)
+        el = now - t0
+        rate = sum(j.rate for j in jobs)
+        cov = max(j.cov for j in jobs)
+        covtxt = (f"corpus {cov} map {max(j.ft for j in jobs) / 100:.1f}%" if engine == "afl"
+                  else f"cov {cov} ft {max(j.ft for j in jobs)}")
+        prog.update(f"{el:5.0f}s elapsed, {max(0, args.time - el):4.0f}s left | {execs} execs ({rate}/s) | "
+                    f"{covtxt} | findings {len(raw) - nraw0} ({uniq} signatures)",
+                    frac=min(1.0, el / args.time))
+        if alive == 0:
+            break
+        time.sleep(0.25)
+    for j in jobs:
+        if not getattr(j, "_reaped", False):
+            j.finish()
+        if engine == "afl":
+            j.poll_afl_stats()
+            j.execs_done, j.execs = j.execs_done + j.execs, 0
+        j.log.close()
+    if engine == "afl":  # inputs that crashed or hung the AFL++ target
+        for kind, sub in (("crash", "crashes"), ("hang", "hangs")):
+            for a in sorted((run.path / "fuzz" / "afl").glob(f"*/{sub}/id*")):
+                run.append_finding(_afl_artifact_finding(run, a, kind, fuzzer, replay_cfg))
+    dur = time.monotonic() - t0
+    execs = sum(j.total_execs for j in jobs)
+    raw = read_jsonl(run.findings_path)
+    prog.done(f"{'interrupted' if interrupted else 'done'} after {dur:.1f}s: {execs} executions, "
+              f"{len(raw) - nraw0} raw finding(s)")
+    run.update_part(pidx, status="interrupted" if interrupted else "done", executions=execs,
+                    duration_s=round(dur, 3), coverage=max(j.cov for j in jobs),
+                    restarts=sum(j.restarts for j in jobs), finished=utc_iso(),
+                    exit_codes=[j.exit_codes for j in jobs])
+    return run, interrupted

@@ -1,0 +1,198 @@
+"""The scnfuzz command line. Exit status: 0 no divergence or violation beyond
+the allowances, 1 findings, 2 usage or set-up error (one line on stderr)."""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+
+from . import build, casetext
+from .errors import ScnError, UsageError
+
+DESCRIPTION = """scnfuzz: conformance + differential fuzzing of snprintf/vsnprintf and
+Linux-style scnprintf/vscnprintf. Builds what it needs through the CMake presets
+(build/default, build/fuzz) on first use. Reports go to reports/<UTC stamp>-<kind>/
+(reports/latest points at the last one); see reports/README.md."""
+
+EPILOG = """exit status: 0 no divergence/violation beyond the allowances,
+1 findings, 2 usage or set-up error."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+
+
+def _add_out(p):
+    p.add_argument("--out", metavar="DIR",
+                   help="write the run into DIR (created; an existing run directory gets this run added "
+                        "to it) instead of reports/<UTC stamp>-<kind>/")
+
+
+def _add_minimize(p, default):
+    p.add_argument("--minimize-time", type=float, default=default, metavar="S",
+                   help=f"time budget for minimizing the findings' cases (default {default:g}s)")
+    p.add_argument("--no-minimize", action="store_true", help="do not minimize the findings' cases")
+
+
+def make_parser():
+    top = Parser(prog="scnfuzz", description=DESCRIPTION, epilog=EPILOG,
+                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = top.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
+
+    sub.add_parser("targets", help="list the targets: name, version, dialect, native or wrapped "
+                   "scnprintf, in-process or executor",
+                   description="List the targets compiled into the tools: name, version, dialect, "
+                   "native or wrapped scnprintf family, in-process or executor.")
+
+    p = sub.add_parser("conform", help="run the conformance suite (corpus/*.tsv) and write the report",
+                       description="Every case of corpus/*.tsv on the targets, every buffer size, both "
+                       "families (scn-conform); writes report.json/.md/.html and junit.xml.",
+                       epilog=EPILOG)
+    p.add_argument("--target", action="append", metavar="T", help="a target (repeatable; default: all built)")
+    p.add_argument("--dialect", choices=["iso", "kernel"], help="only the targets of this dialect")
+    p.add_argument("--corpus", action="append", metavar="FILE.tsv",
+                   help="run these corpus files (repeatable; default: corpus/*.tsv)")
+    _add_out(p)
+    _add_minimize(p, 30.0)
+
+    p = sub.add_parser("fuzz", help="time-bounded differential fuzzing campaign",
+                       description="A time-bounded differential campaign with the fuzzers of build/fuzz "
+                       "(campaign mode: each finding signature recorded once, the run goes on). "
+                       "Ctrl-C/SIGTERM stops the fuzzers and still writes the report.", epilog=EPILOG)
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--targets", metavar="A,B,..",
+                   help="targets to compare: ref,glibc,musl (ISO, default) or ref-kernel,kernel; "
+                        "ref alone: the reference vs the oracles")
+    g.add_argument("--planted", metavar="BUG", help="fuzz a planted bug beside the reference "
+                   "(ret-would-be, ret-size, nul-at-0, no-nul-exact, overrun-1, float-round, none)")
+    g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz (fuzz_iso_diff, "
+                   "fuzz_kernel_diff, fuzz_ref, fuzz_parse, fuzz_planted)")
+    p.add_argument("--dialect", choices=["iso", "kernel"], help="kernel: compare ref-kernel and kernel")
+    p.add_argument("--time", type=float, default=60.0, metavar="S", help="seconds (default 60)")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="parallel fuzzer processes (default 1)")
+    p.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
+    _add_out(p)
+    _add_minimize(p, 30.0)
+
+    p = sub.add_parser("replay", help="one case (or a file of cases / a fuzzer input): every target's "
+                       "bytes side by side",
+                       description="Replays one case (docs/CASE_FORMAT.md text form), a file of case "
+                       "lines or a raw fuzzer input through scn-replay: every target's return value "
+                       "and bytes side by side, oracle findings and the differential verdict.",
+                       epilog=EPILOG)
+    p.add_argument("case", metavar="CASE-OR-FILE")
+    p.add_argument("--target", action="append", metavar="T", help="only these targets (repeatable)")
+    p.add_argument("--dialect", choices=["iso", "kernel"],
+                   help="dialect of the case (default: kernel when every --target is a kernel one, else iso)")
+    p.add_argument("--fuzzer", metavar="NAME", help="decode/check a raw input like this fuzzer "
+                   "(ref, iso_diff, kernel_diff, planted)")
+
+    p = sub.add_parser("report", help="(re)build a run's report from its raw findings",
+                       description="Rebuilds report.json/.md/.html and junit.xml of a run directory from "
+                       "its findings.jsonl and run.json (also after a killed run).", epilog=EPILOG)
+    p.add_argument("dir", metavar="DIR")
+    _add_minimize(p, 60.0)
+    return top
+
+
+def cmd_targets(args):
+    from . import targets as tg
+    ts = tg.list_targets() + tg.executors()
+    w = max(len(t["name"]) for t in ts)
+    wv = max(len(t["version"]) for t in ts)
+    print(f"{'NAME':<{w}}  {'VERSION':<{wv}}  DIALECT  SCNPRINTF  WHERE")
+    for t in ts:
+        print(f"{t['name']:<{w}}  {t['version']:<{wv}}  {t['dialect']:<7}  {t['scnprintf']:<9}  {t['where']}")
+    return 0
+
+
+def cmd_conform(args):
+    from . import conform, report
+    run = conform.run_conform(args)
+    rep = report.build_report(run, minimize=not args.no_minimize, budget_s=args.minimize_time)
+    report.print_summary(rep, run.path)
+    return report.exit_code(rep)
+
+
+def cmd_fuzz(args):
+    from . import campaign, report
+    run, interrupted = campaign.run_fuzz(args)
+    budget = min(args.minimize_time, 5.0) if interrupted else args.minimize_time
+
+    def cut_short(signum, frame):  # a signal while reporting: finish the report without minimizing
+        report.STOP["now"] = True
+
+    old = {s: signal.signal(s, cut_short) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        rep = report.build_report(run, minimize=not args.no_minimize, budget_s=budget)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    report.print_summary(rep, run.path)
+    return report.exit_code(rep)
+
+
+KERNEL = {"ref-kernel", "kernel"}
+
+
+def cmd_replay(args):
+    text = args.case
+    if text.startswith('"'):
+        try:
+            casetext.Case.parse(text)
+        except casetext.CaseSyntaxError as e:
+            raise UsageError(f"malformed case: {e}; the form is '\"FORMAT\" TYPE:VALUE ... [@SIZES]' "
+                             f"(docs/CASE_FORMAT.md)") from None
+    elif not os.path.isfile(text):
+        raise UsageError(f"{text!r} is neither a case (it must start with '\"', see docs/CASE_FORMAT.md) "
+                         f"nor a file")
+    replay = build.tool("scn-replay")
+    cmd = [str(replay)]
+    dialect = args.dialect
+    if not dialect and args.target and all(t in KERNEL for t in args.target):
+        dialect = "kernel"
+    if dialect:
+        cmd += ["--dialect", dialect]
+    for t in args.target or []:
+        cmd += ["--target", t]
+    if args.fuzzer:
+        cmd += ["--fuzzer", args.fuzzer]
+    cmd.append(text)
+    sys.stdout.flush()
+    p = subprocess.run(cmd, stdout=sys.stdout, stderr=subprocess.PIPE)
+    err = p.stderr.decode("utf-8", "replace").strip()
+    if p.returncode == 2:
+        last = err.splitlines()[-1] if err else "scn-replay: usage error"
+        raise UsageError(last.replace("usage: scn-replay", "usage: scnfuzz replay"))
+    if err:
+        sys.stderr.write(err + "\n")
+    return p.returncode
+
+
+def cmd_report(args):
+    from . import report
+    return report.report_command(args)
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    parser = make_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not args.cmd:
+            parser.print_help(sys.stderr)
+            return 2
+        return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
+                "replay": cmd_replay, "report": cmd_report}[args.cmd](args)
+    except ScnError as e:
+        msg = str(e).replace("\n", " ")
+        if not msg.startswith("scnfuzz"):
+            msg = "scnfuzz: " + msg
+        sys.stderr.write(msg + "\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("scnfuzz: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1

@@ -1,0 +1,35 @@
+"""Progress: one redrawn line on a terminal, plain lines (rate-limited) otherwise."""
+import sys
+import time
+
+
+class Progress:
+    def __init__(self, what, stream=None, every=10.0):
+        self.what, self.s = what, stream or sys.stderr
+        self.tty = self.s.isatty()
+        self.every = every
+        self.last = 0.0
+        self.t0 = time.monotonic()
+
+    def update(self, msg, frac=None, force=False):
+        now = time.monotonic()
+        if self.tty:
+            if now - self.last < 0.1 and not force:
+                return
+            pct = f" {frac * 100:5.1f}%" if frac is not None else ""
+            self.s.write(f"\r\x1b[K{self.what}:{pct} {msg}"[:200])
+        else:
+            if now - self.last < self.every and not force:
+                return
+            self.s.write(f"{self.what}: {msg}\n")
+        self.s.flush()
+        self.last = now
+
+    def done(self, msg):
+        if self.tty:
+            self.s.write("\r\x1b[K")
+        if msg == "failed":  # the error line that follows says why
+            self.s.flush()
+            return
+        self.s.write(f"{self.what}: {msg}\n")
+        self.s.flush()

@@ -1,0 +1,68 @@
+"""The targets compiled into the tools: `scn-conform --list-targets` (name,
+dialect, version) plus what that listing does not say yet (native or wrapped
+scnprintf family, in-process or executor), from the adapters' definitions."""
+import pathlib
+import subprocess
+
+from . import build
+from .errors import SetupError, UsageError
+
+# Mirrors harness/targets/*: .vscnprintf NULL -> the canonical wrapper.
+_SCN = {"ref": "native", "ref-kernel": "native", "kernel": "native", "glibc": "wrapped",
+        "musl": "wrapped", "planted": "native"}
+_EXECUTORS = {"scn-musl-exec": ("musl-exec", "iso", "the installed musl (musl-dev libc.a), own process")}
+
+
+def list_targets(conform=None):
+    conform = conform or build.tool("scn-conform")
+    p = subprocess.run([str(conform), "--list-targets"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SetupError(f"`{conform} --list-targets` failed: {p.stderr.strip()[:200]}")
+    out = []
+    for line in p.stdout.splitlines():
+        f = line.split("\t")
+        if len(f) >= 3:
+            out.append({"name": f[0], "dialect": f[1], "version": f[2],
+                        "scnprintf": _SCN.get(f[0], "unknown"), "where": "in-process"})
+    return out
+
+
+def executors():
+    """Executor programs found in the build (not selectable by scn-conform)."""
+    res = []
+    dirs = [pathlib.Path(d) for d in (build.build_dir_for("default"),) if d] + [build.ROOT / "build" / "default"]
+    for prog, (name, dialect, desc) in _EXECUTORS.items():
+        for bdir in dirs:
+            found = build._locate(bdir, prog)
+            if found:
+                try:  # protocol 1: "scn-exec 1 <name> <version>" on start, exit at stdin EOF
+                    banner = subprocess.run([str(found)], input=b"", capture_output=True, timeout=10).stdout
+                    f = banner.decode("utf-8", "replace").splitlines()[0].split(" ", 3)
+                    if f[0] == "scn-exec" and len(f) == 4:
+                        desc = f"{f[2]} {f[3]}" if not f[3].startswith(f[2]) else f[3]
+                except (OSError, subprocess.TimeoutExpired, IndexError):
+                    pass
+                where = found.relative_to(build.ROOT) if build.ROOT in found.parents else found
+                res.append({"name": name, "dialect": dialect, "version": desc, "scnprintf": "wrapped",
+                            "where": f"executor ({where})"})
+                break
+    return res
+
+
+def select(all_targets, names, dialect):
+    """Checks --target names / --dialect against what is built."""
+    known = {t["name"]: t for t in all_targets}
+    if names:
+        bad = [n for n in names if n not in known]
+        if bad:
+            raise UsageError(f"unknown target '{bad[0]}' (built: {', '.join(known)}); see `./scnfuzz targets`")
+        sel = [known[n] for n in dict.fromkeys(names)]
+        if dialect:
+            sel = [t for t in sel if t["dialect"] == dialect]
+            if not sel:
+                raise UsageError(f"none of the targets {', '.join(names)} is of dialect {dialect}")
+        return sel
+    sel = [t for t in all_targets if not dialect or t["dialect"] == dialect]
+    if not sel:
+        raise UsageError(f"no target of dialect {dialect} is built; see `./scnfuzz targets`")
+    return sel

@@ -1,0 +1,185 @@
+/* Tests of the differential oracle (oracles/differential.c): the fast path,
+ * the localisation to culprit specifications, the allowances table (its
+ * loading, its patterns) and the signatures. Uses two small fake targets so
+ * that the outcomes do not depend on the host's libc. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "differential.h"
+#include "target.h"
+
+static int failures;
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            failures++;                                                    \
+            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fprintf(stderr, "\n");                                         \
+        }                                                                  \
+    } while (0)
+
+/* "good": the host vsnprintf. "odd": the same, except that
+ *   "(nil)" (glibc's %p of NULL) becomes "0" (an implementation-defined spelling),
+ *   every digit 7 becomes 8 (a bug),
+ *   %La prints the value normalised with leading digit 1 (allowed),
+ *   %.1La of 1.5 prints 0x1.0p+0 (a wrong rounding: not allowed).      */
+static int good_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return vsnprintf(buf, size, fmt, ap);
+}
+
+static int odd_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    va_list cp;
+    va_copy(cp, ap);
+    int r;
+    if (strcmp(fmt, "%La") && strcmp(fmt, "%.1La")) {
+        /* the host's output, then "(nil)" -> "0" and every '7' -> '8' */
+        char t[4096], o[4096];
+        int n = vsnprintf(t, sizeof t, fmt, ap);
+        if (n < 0 || (size_t)n >= sizeof t) {
+            va_end(cp);
+            return n;
+        }
+        size_t k = 0;
+        for (int i = 0; i < n; i++) {
+            if (!strncmp(t + i, "(nil)", 5)) {
+                o[k++] = '0';
+                i += 4;
+            } else {
+                o[k++] = t[i] == '7' ? '8' : t[i];
+            }
+        }
+        o[k] = 0;
+        r = (int)k;
+        if (size) snprintf(buf, size, "%s", o);
+    } else if (!strcmp(fmt, "%La")) {
+        long double v = va_arg(cp, long double);
+        int e;
+        long double m = frexpl(v, &e); /* v = m * 2^e, 0.5 <= m < 1 */
+        /* print as 0x1.<hex>p<e-1> from the 63 fraction bits */
+        unsigned long long mant = (unsigned long long)ldexpl(m * 2 - 1, 64);
+        char hex[20];
+        snprintf(hex, sizeof hex, "%016llx", mant);
+        size_t hl = strlen(hex);
+        while (hl > 0 && hex[hl - 1] == '0') hex[--hl] = 0;
+        r = hl ? snprintf(buf, size, "0x1.%sp%+d", hex, e - 1) : snprintf(buf, size, "0x1p%+d", e - 1);
+    } else if (!strcmp(fmt, "%.1La")) {
+        r = snprintf(buf, size, "0x1.0p+0");
+    } else {
+        r = vsnprintf(buf, size, fmt, ap);
+    }
+    va_end(cp);
+    return r;
+}
+
+static const struct scn_target good = { "good", NULL, SCN_DIALECT_ISO, good_vsnprintf, NULL, "in-process" };
+static const struct scn_target odd = { "odd", NULL, SCN_DIALECT_ISO, odd_vsnprintf, NULL, "in-process" };
+
+static char bufs[2][4096];
+
+static enum scn_diff_verdict run(const char *text, struct scn_diff_finding *f)
+{
+    static struct scn_case c;
+    char err[200];
+    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
+        fprintf(stderr, "bad case %s: %s\n", text, err);
+        exit(2);
+    }
+    const struct scn_target *t[2] = { &good, &odd };
+    struct scn_diff_out outs[2];
+    long long nv[2][SCN_CASE_MAX_ARGS];
+    size_t idx[SCN_CASE_MAX_ARGS];
+    for (int i = 0; i < 2; i++) {
+        int r = scn_case_call(t[i]->vsnprintf, &c, bufs[i], sizeof bufs[i]);
+        size_t nn = scn_case_n_args(&c, idx, SCN_CASE_MAX_ARGS);
+        for (size_t j = 0; j < nn; j++) nv[i][j] = scn_case_n_value(&c, idx[j]);
+        outs[i] = (struct scn_diff_out){ t[i], r, (const unsigned char *)bufs[i], r < 0 ? 0 : (size_t)r, nn, nv[i] };
+    }
+    memset(f, 0, sizeof *f);
+    return scn_diff_compare(&c, outs, 2, SCN_DIALECT_ISO, f);
+}
+
+int main(void)
+{
+    struct scn_diff_finding f;
+
+    /* the embedded table loads and has the documented entries */
+    CHECK(scn_allowances_count() >= 5, "%zu entries", scn_allowances_count());
+    int have_p = 0;
+    for (size_t i = 0; i < scn_allowances_count(); i++)
+        if (!strcmp(scn_allowance_at(i)->id, "p-spelling")) have_p = 1;
+    CHECK(have_p, "no p-spelling entry");
+
+    /* agreement: the fast path */
+    CHECK(run("\"%d|%s\" int:5 str:\"x\"", &f) == SCN_DIFF_AGREE, "verdict %d", f.verdict);
+
+    /* %p of NULL: implementation-defined, localised to the %p even next to other conversions */
+    CHECK(run("\"%d [%p] %s\" int:5 ptr:NULL str:\"ab\"", &f) == SCN_DIFF_IMPL, "verdict %d", f.verdict);
+    CHECK(!strcmp(f.klass, "implementation-defined"), "%s", f.klass);
+    CHECK(f.allowance && !strcmp(f.allowance->id, "p-spelling"), "allowance %s",
+          f.allowance ? f.allowance->id : "(none)");
+    CHECK(!strcmp(f.conv, "p"), "conv %s", f.conv);
+    CHECK(!strcmp(f.signature, "differential:p::good~odd"), "signature %s", f.signature);
+
+    /* a real difference in %d stays a divergence, even beside an allowed %p */
+    CHECK(run("\"%p %d\" ptr:NULL int:7", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
+    CHECK(!strcmp(f.klass, "divergence"), "%s", f.klass);
+    CHECK(!strcmp(f.conv, "d"), "conv %s", f.conv);
+    CHECK(f.allowance == NULL, "allowance set");
+    CHECK(!strcmp(f.signature, "differential:d::good~odd"), "signature %s", f.signature);
+    CHECK(!strcmp(f.what, "ret"), "what %s", f.what); /* "(nil) 7" vs "0 8": the lengths differ first */
+    CHECK(run("\"[%d]\" int:17", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
+    CHECK(!strcmp(f.what, "bytes"), "what %s", f.what);
+
+    /* flags class in the signature; positional specifications are localised too */
+    CHECK(run("\"%2$-5d|%1$s\" str:\"q\" int:7", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
+    CHECK(!strcmp(f.signature, "differential:d:-w:good~odd"), "signature %s", f.signature);
+
+    /* %La: another normalisation of the same value is allowed ... */
+    CHECK(run("\"%La\" ldouble:0xc.90fdaa22168c235p-2", &f) == SCN_DIFF_IMPL, "verdict %d (%s)", f.verdict,
+          f.detail);
+    CHECK(f.allowance && !strcmp(f.allowance->id, "a-normalisation"), "allowance %s",
+          f.allowance ? f.allowance->id : "(none)");
+    /* ... a wrongly rounded value is not (1.5 to 1 hex digit: 0x1.8p+0 or 0xc.0p-3, never 0x1.0p+0) */
+    CHECK(run("\"%.1La\" ldouble:0xcp-3", &f) == SCN_DIFF_DIVERGENCE, "verdict %d (%s)",
+          f.verdict, f.detail);
+
+    /* the table is data: without the p entry, %p NULL becomes a divergence */
+    {
+        const char *tsv = "# test table\n"
+                          "x-nan\tiso\tconv=f|e&arg=nan\t*\tC17 7.21.6.1p8\n";
+        char err[200];
+        CHECK(scn_allowances_load(tsv, strlen(tsv), err, sizeof err) == 1, "%s", err);
+        CHECK(run("\"%p\" ptr:NULL", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
+        /* an entry restricted to other targets does not apply */
+        const char *tsv2 = "p\tiso\tconv=p\tglibc,musl\tC17 7.21.6.1p8 (p)\n";
+        CHECK(scn_allowances_load(tsv2, strlen(tsv2), err, sizeof err) == 1, "%s", err);
+        CHECK(run("\"%p\" ptr:NULL", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
+        const char *tsv3 = "p\tiso\tconv=p\tgood,odd\tC17 7.21.6.1p8 (p)\n";
+        CHECK(scn_allowances_load(tsv3, strlen(tsv3), err, sizeof err) == 1, "%s", err);
+        CHECK(run("\"%p\" ptr:NULL", &f) == SCN_DIFF_IMPL, "verdict %d", f.verdict);
+        /* a kernel-only entry does not apply to the ISO dialect */
+        const char *tsv4 = "p\tkernel\tconv=p\t*\tprintk-formats.rst\n";
+        CHECK(scn_allowances_load(tsv4, strlen(tsv4), err, sizeof err) == 1, "%s", err);
+        CHECK(run("\"%p\" ptr:NULL", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
+        /* malformed tables are refused with a line number */
+        CHECK(scn_allowances_load("a\tiso\tconv=p\n", 13, err, sizeof err) < 0 && strstr(err, "line 1"), "%s",
+              err);
+        CHECK(scn_allowances_load("a\tiso\tbogus=1\t*\tC\n", 18, err, sizeof err) < 0 && strstr(err, "bogus"),
+              "%s", err);
+        CHECK(scn_allowances_load("a\tmars\tconv=p\t*\tC\n", 18, err, sizeof err) < 0, "dialect accepted");
+    }
+
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_differential: all passed\n");
+    return 0;
+}

@@ -1,0 +1,230 @@
+"""The fuzzers: planted bugs are found by the right oracle, the correct
+reference is not flagged, each real fuzzer runs on its seeds, scn-replay
+replays, and the AFL++ build works.
+
+The fuzz build is $SCN_FUZZ_BUILD_DIR (default <repo>/build/fuzz). The module
+configures it with the `fuzz` preset when it does not exist yet, and builds
+the targets it needs once per session (cmake --build DIR --target ...).
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+
+import pytest
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+FUZZERS = ["fuzz_ref", "fuzz_iso_diff", "fuzz_kernel_diff", "fuzz_parse", "fuzz_planted"]
+TARGETS = FUZZERS + ["scn-replay"]
+
+# Budget of the planted-bug runs (executions, libFuzzer -runs, from an empty
+# corpus, -seed=1, no ASLR); the slowest bug (float-round) needs ~12,500-14,000.
+PLANTED_RUNS = int(os.environ.get("SCN_PLANTED_RUNS", "50000"))
+# planted bug -> the oracle names that are the right diagnosis
+PLANTED = {
+    "ret-would-be": {"scn.size0-ret0", "scn.ret-le-size-1"},
+    "ret-size": {"scn.ret-le-size-1"},
+    "nul-at-0": {"size0-untouched"},
+    "no-nul-exact": {"scn.ret-eq-strlen", "nul-terminated"},
+    "overrun-1": {"overrun"},
+    "float-round": {"differential"},
+}
+KNOWN_ORACLES = {
+    "scn.ret-le-size-1", "scn.size0-ret0", "scn.ret-eq-strlen", "scn.prefix", "c99.ret-full-length",
+    "c99.prefix", "nul-terminated", "size0-untouched", "overrun", "underrun", "crash", "families-agree",
+    "repeatable", "n-consistent", "full-too-long", "differential", "parse.canonical",
+    "parse.decoded-unparseable", "parse.roundtrip", "parse.roundtrip-call",
+}
+FINDING_KEYS = {"oracle", "classification", "case", "signature", "outputs"}
+
+
+def _run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kw)
+
+
+@pytest.fixture(scope="session")
+def fuzz_build() -> pathlib.Path:
+    env_dir = os.environ.get("SCN_FUZZ_BUILD_DIR")
+    bdir = pathlib.Path(env_dir) if env_dir else REPO / "build" / "fuzz"
+    if not (bdir / "CMakeCache.txt").is_file():
+        if env_dir:
+            pytest.fail(f"SCN_FUZZ_BUILD_DIR={bdir} is not a configured CMake build directory", pytrace=False)
+        r = _run(["cmake", "--preset", "fuzz"], cwd=REPO)
+        if r.returncode != 0:
+            pytest.fail(f"`cmake --preset fuzz` failed:\n{r.stdout[-3000:]}", pytrace=False)
+    r = _run(["cmake", "--build", str(bdir), "-j2", "--target"] + TARGETS, cwd=REPO)
+    if r.returncode != 0:
+        pytest.fail(f"building the fuzzers in {bdir} failed (is harness/fuzz added to the build, "
+                    f"with SCN_FUZZ=ON and clang?):\n{r.stdout[-3000:]}", pytrace=False)
+    return bdir
+
+
+def binary(bdir: pathlib.Path, name: str) -> pathlib.Path:
+    p = bdir / "harness" / "fuzz" / name
+    if not p.is_file():
+        pytest.fail(f"{p} was not built", pytrace=False)
+    return p
+
+
+def findings(path: pathlib.Path):
+    if not path.exists():
+        return []
+    rows = []
+    for line in path.read_text().splitlines():
+        row = json.loads(line)
+        missing = FINDING_KEYS - row.keys()
+        assert not missing, f"finding without {missing}: {line}"
+        rows.append(row)
+    return rows
+
+
+def no_aslr():
+    """`setarch -R` when it works: libFuzzer's comparison tracing feeds
+    pointer values (ASLR) into its mutations, so a fixed -seed alone does not
+    make a run repeatable; without ASLR it is."""
+    if shutil.which("setarch"):
+        if subprocess.run(["setarch", os.uname().machine, "-R", "true"]).returncode == 0:
+            return ["setarch", os.uname().machine, "-R"]
+    return []
+
+
+def fuzz_env(tmp_path, **extra):
+    env = dict(os.environ)
+    env.update({"SCN_FINDINGS": str(tmp_path / "findings.jsonl")})
+    env.pop("SCN_FUZZ_CONTINUE", None)
+    env.pop("SCN_FUZZ_ORACLE_EVERY", None)
+    env.update(extra)
+    return env
+
+
+# ---------------------------------------------------------------- planted
+
+
+@pytest.mark.parametrize("bug", sorted(PLANTED))
+def test_planted_bug_is_found_by_the_right_oracle(fuzz_build, tmp_path, bug, record_property):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    env = fuzz_env(tmp_path, SCN_PLANTED=bug)
+    r = _run(no_aslr() + [str(binary(fuzz_build, "fuzz_planted")), f"-runs={PLANTED_RUNS}", "-seed=1", "-max_len=64",
+              f"-artifact_prefix={tmp_path}/", str(corpus)], env=env, cwd=tmp_path, timeout=600)
+    rows = findings(tmp_path / "findings.jsonl")
+    assert rows, f"planted bug {bug} not found in {PLANTED_RUNS} executions:\n{r.stdout[-2000:]}"
+    first = rows[0]
+    assert first["oracle"] in PLANTED[bug], f"{bug}: found by {first['oracle']}, expected {PLANTED[bug]}: {first}"
+    if first["oracle"] == "differential":
+        assert first["classification"] == "divergence", first
+        assert "planted" in first["signature"], first
+    else:
+        assert first["target"] == "planted", first
+    assert r.returncode != 0, "the fuzzer must stop (abort) on the finding"
+    record_property("execs_to_detection", first["execs"])
+    print(f"\n{bug}: {first['oracle']} after {first['execs']} executions; case {first['case']}")
+
+
+def test_correct_reference_gives_no_finding(fuzz_build, tmp_path):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    env = fuzz_env(tmp_path, SCN_PLANTED="none")
+    r = _run(no_aslr() + [str(binary(fuzz_build, "fuzz_planted")), f"-runs={PLANTED_RUNS}", "-seed=1", "-max_len=64",
+              f"-artifact_prefix={tmp_path}/", str(corpus)], env=env, cwd=tmp_path, timeout=900)
+    rows = findings(tmp_path / "findings.jsonl")
+    assert not rows, f"findings on the correct reference: {rows[:3]}"
+    assert r.returncode == 0, r.stdout[-2000:]
+    assert "Done" in r.stdout or "DONE" in r.stdout, r.stdout[-2000:]
+
+
+# ---------------------------------------------------------- real fuzzers
+
+
+@pytest.mark.parametrize("fuzzer", ["fuzz_ref", "fuzz_iso_diff", "fuzz_kernel_diff", "fuzz_parse"])
+def test_fuzzer_runs_on_its_seeds(fuzz_build, tmp_path, fuzzer):
+    seeds = REPO / "corpus" / "fuzz" / fuzzer
+    assert seeds.is_dir() and len(list(seeds.iterdir())) >= 10, f"{seeds}: too few seeds"
+    corpus = tmp_path / "corpus"
+    shutil.copytree(seeds, corpus)
+    # campaign mode: record each finding once and keep going
+    env = fuzz_env(tmp_path, SCN_FUZZ_CONTINUE="1")
+    r = _run(no_aslr() + [str(binary(fuzz_build, fuzzer)), "-runs=3000", "-max_total_time=20", "-seed=1", "-max_len=128",
+              f"-dict={REPO / 'harness' / 'fuzz' / 'printf.dict'}", f"-artifact_prefix={tmp_path}/",
+              str(corpus)], env=env, cwd=tmp_path, timeout=300)
+    assert r.returncode == 0, f"{fuzzer} stopped:\n{r.stdout[-3000:]}"
+    assert "Done" in r.stdout or "DONE" in r.stdout, r.stdout[-2000:]
+    rows = findings(tmp_path / "findings.jsonl")
+    for row in rows:
+        assert row["oracle"] in KNOWN_ORACLES, row
+        assert row["classification"] in {"invariant", "memory-safety", "divergence", "implementation-defined"}
+    sigs = [row["signature"] for row in rows]
+    assert len(sigs) == len(set(sigs)), "campaign mode must record each signature once"
+    if fuzzer == "fuzz_parse":
+        assert not rows, f"the case text form does not round-trip: {rows[:3]}"
+
+
+# ----------------------------------------------------------------- replay
+
+
+def test_replay_case_text_side_by_side(fuzz_build):
+    r = _run([str(binary(fuzz_build, "scn-replay")), "--target", "ref", '"%-4d|%s" int:42 str:"ab"'])
+    assert r.returncode == 0, r.stdout
+    assert 'ret=7     "42  |ab"' in r.stdout, r.stdout
+    assert "0 finding(s)" in r.stdout
+
+
+def test_replay_usage_errors(fuzz_build):
+    rp = str(binary(fuzz_build, "scn-replay"))
+    assert _run([rp]).returncode == 2
+    assert _run([rp, '"%d" int:']).returncode == 2
+    assert _run([rp, "--target", "no-such-target", '"x"']).returncode == 2
+
+
+def test_replay_reports_a_planted_bug(fuzz_build):
+    env = dict(os.environ, SCN_PLANTED="ret-size")
+    r = _run([str(binary(fuzz_build, "scn-replay")), "--target", "ref", "--target", "planted", '"hello" @3'],
+             env=env)
+    assert r.returncode == 1, r.stdout
+    rows = [json.loads(line) for line in r.stdout.splitlines() if line.startswith("{")]
+    assert rows and rows[0]["oracle"] == "scn.ret-le-size-1", r.stdout
+    assert rows[0]["target"] == "planted"
+
+
+def test_replay_fuzzer_bytes_and_allowances(fuzz_build, tmp_path):
+    rp = str(binary(fuzz_build, "scn-replay"))
+    seed = sorted((REPO / "corpus" / "fuzz" / "fuzz_iso_diff").iterdir())[1]
+    r = _run([rp, "--fuzzer", "iso_diff", str(seed)])
+    assert r.returncode in (0, 1), r.stdout
+    assert "fuzzer bytes" in r.stdout and "\ncase " in r.stdout, r.stdout
+    r = _run([rp, '"%p" ptr:NULL'])
+    if "  musl" not in r.stdout:
+        pytest.skip("musl target not built")
+    assert r.returncode == 0, r.stdout
+    assert "differential: implementation-defined" in r.stdout and '"allowance":"p-spelling"' in r.stdout
+    # the table is data: an empty one turns the same difference into a divergence
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("# no allowances\n")
+    r = _run([rp, "--allowances", str(empty), '"%p" ptr:NULL'])
+    assert r.returncode == 1 and "differential: divergence" in r.stdout, r.stdout
+
+
+# ------------------------------------------------------------------ AFL++
+
+
+def test_afl_build_and_short_run(tmp_path):
+    if not shutil.which("afl-clang-fast") or not shutil.which("afl-fuzz"):
+        pytest.skip("afl++ not installed")
+    bdir = pathlib.Path(os.environ.get("SCN_AFL_BUILD_DIR", str(REPO / "build" / "afl")))
+    env = dict(os.environ, SCN_WITH_KERNEL="OFF", SCN_WITH_MUSL="OFF")
+    r = _run(["sh", str(REPO / "harness" / "fuzz" / "build-afl.sh"), str(bdir)], env=env, timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:]
+    out = tmp_path / "afl-out"
+    env = dict(os.environ, AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1", AFL_NO_UI="1",
+               AFL_NO_AFFINITY="1", SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(tmp_path / "findings.jsonl"))
+    r = _run(["afl-fuzz", "-i", str(REPO / "corpus" / "fuzz" / "fuzz_iso_diff"), "-o", str(out), "-V", "10", "--",
+              str(bdir / "harness" / "fuzz" / "afl_iso_diff")], env=env, timeout=120)
+    assert r.returncode == 0, r.stdout[-3000:]
+    stats = {}
+    for line in (out / "default" / "fuzzer_stats").read_text().splitlines():
+        k, _, v = line.partition(":")
+        stats[k.strip()] = v.strip()
+    execs = int(stats["execs_done"])
+    assert execs > 1000, stats
+    print(f"\nafl_iso_diff: {execs} executions in 10 s, {stats.get('execs_per_sec')} exec/s")
