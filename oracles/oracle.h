@@ -30,8 +30,8 @@
  *   overrun             a write at or after buf+size          (memory-safety)
  *   underrun            a write before buf                    (memory-safety)
  *   crash               any other fault                        (memory-safety)
- *   families-agree      scn ret == min(full, size-1) (0 at size 0; 0 when the
- *                       c99 call failed), same bytes as the c99 call
+ *   families-agree      scn ret == min(full, size-1) (0 at size 0), same bytes
+ *                       as the c99 call; not checked when the c99 call failed
  *   repeatable          a second call gives the same ret and bytes
  *   n-consistent        every %n value is the same at every size
  *   full-too-long       the output exceeds SCN_ORACLE_MAX_OUTPUT (not a bug
