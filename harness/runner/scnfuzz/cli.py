@@ -53,6 +53,9 @@ def make_parser():
     p.add_argument("--dialect", choices=["iso", "kernel"], help="only the targets of this dialect")
     p.add_argument("--corpus", action="append", metavar="FILE.tsv",
                    help="run these corpus files (repeatable; default: corpus/*.tsv)")
+    p.add_argument("--libc-cc", metavar="DRIVER", help="build the executor with this libc's compiler "
+                   "driver (e.g. \"musl-gcc\", \"diet gcc\", klcc) and run the suite against it")
+    p.add_argument("--name", help="the --libc-cc target's name (default: from the driver)")
     _add_out(p)
     _add_minimize(p, 30.0)
 
@@ -68,6 +71,9 @@ def make_parser():
                    "(ret-would-be, ret-size, nul-at-0, no-nul-exact, overrun-1, float-round, none)")
     g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz (fuzz_iso_diff, "
                    "fuzz_kernel_diff, fuzz_ref, fuzz_parse, fuzz_planted)")
+    g.add_argument("--libc-cc", metavar="DRIVER", help="fuzz an executor built with this libc's "
+                   "compiler driver against the reference")
+    p.add_argument("--name", help="the --libc-cc target's name (default: from the driver)")
     p.add_argument("--dialect", choices=["iso", "kernel"], help="kernel: compare ref-kernel and kernel")
     p.add_argument("--time", type=float, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="parallel fuzzer processes (default 1)")
@@ -93,6 +99,9 @@ def make_parser():
                        "its findings.jsonl and run.json (also after a killed run).", epilog=EPILOG)
     p.add_argument("dir", metavar="DIR")
     _add_minimize(p, 60.0)
+
+    sub.add_parser("certify", add_help=False,
+                   help="certify a vendored printf (scnfuzz certify --help)")
     return top
 
 
@@ -109,15 +118,25 @@ def cmd_targets(args):
 
 def cmd_conform(args):
     from . import conform, report
-    run = conform.run_conform(args)
-    rep = report.build_report(run, minimize=not args.no_minimize, budget_s=args.minimize_time)
+    if args.libc_cc:  # scn-replay does not know executor targets: no minimizing
+        from . import anylibc
+        run = anylibc.run_conform_libc(args)
+        rep = report.build_report(run, minimize=False, budget_s=0)
+    else:
+        run = conform.run_conform(args)
+        rep = report.build_report(run, minimize=not args.no_minimize, budget_s=args.minimize_time)
     report.print_summary(rep, run.path)
     return report.exit_code(rep)
 
 
 def cmd_fuzz(args):
     from . import campaign, report
-    run, interrupted = campaign.run_fuzz(args)
+    if args.libc_cc:  # scn-replay does not know executor targets: no minimizing
+        from . import anylibc
+        run, interrupted = anylibc.run_fuzz_libc(args)
+        args.no_minimize = True
+    else:
+        run, interrupted = campaign.run_fuzz(args)
     budget = min(args.minimize_time, 5.0) if interrupted else args.minimize_time
 
     def cut_short(signum, frame):  # a signal while reporting: finish the report without minimizing
@@ -177,6 +196,9 @@ def cmd_report(args):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["certify"]:  # its own parser (many options of its own)
+        from . import certify
+        return certify.main(argv[1:])
     parser = make_parser()
     try:
         args = parser.parse_args(argv)
