@@ -81,7 +81,7 @@ int scn_allowances_load(const char *text, size_t len, char *err, size_t errlen)
         strcpy(pat, a->pattern);
         for (char *sv = NULL, *t = strtok_r(pat, "&", &sv); t; t = strtok_r(NULL, "&", &sv)) {
             if (!strncmp(t, "conv=", 5) || !strncmp(t, "flag=", 5) || !strcmp(t, "arg=null") ||
-                !strcmp(t, "arg=nan") || !strcmp(t, "arg=nonascii") || !strcmp(t, "prec") ||
+                !strcmp(t, "arg=nan") || !strcmp(t, "arg=nonascii") || !strcmp(t, "arg=zero") || !strcmp(t, "prec") ||
                 !strcmp(t, "noprec") || !strcmp(t, "spec=invalid") || !strcmp(t, "whole") ||
                 !strcmp(t, "ret<0") || !strcmp(t, "hexvalue"))
                 continue;
@@ -501,6 +501,8 @@ static int matches(const struct scn_allowance *al, enum scn_dialect dialect, con
             ok = val && ((val->type == SCN_ARG_DOUBLE && isnan(val->v.d)) ||
                          (val->type == SCN_ARG_LDOUBLE && isnan(val->v.ld)));
         else if (IS("arg=nonascii")) ok = val && arg_is_nonascii(c, val);
+        else if (IS("arg=zero"))
+            ok = val && (val->type <= SCN_ARG_SIZE || val->type == SCN_ARG_WINT) && val->v.u == 0;
         else if (IS("prec")) ok = s && s->prec != -1;
         else if (IS("noprec")) ok = s && s->prec == -1;
         else if (IS("spec=invalid")) ok = s && s->invalid;

@@ -95,6 +95,9 @@ static void *volatile fault_addr;
 int scn_oracle_catch_faults(void) { return catch_faults; }
 void scn_oracle_set_catch_faults(int on) { catch_faults = on; }
 
+static size_t all_sizes_max = SCN_ALL_SIZES_MAX;
+void scn_oracle_set_all_sizes_max(size_t n) { all_sizes_max = n; }
+
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     (void)uc;
@@ -416,9 +419,9 @@ size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, stru
         for (size_t i = 0; i < c->nsizes; i++) list[ns++] = c->sizes[i];
     }
     int scn_ret_l1 = 0;
-    /* every size 0..L+1; above SCN_ALL_SIZES_MAX bytes of output: 0..H-1, the
+    /* every size 0..L+1; above all_sizes_max bytes of output: 0..H-1, the
      * last H sizes up to L+1, and 64 sizes evenly spaced between */
-    size_t H = SCN_ALL_SIZES_EDGE, every = L + 2 <= SCN_ALL_SIZES_MAX ? L + 2 : 0;
+    size_t H = SCN_ALL_SIZES_EDGE, every = L + 2 <= all_sizes_max ? L + 2 : 0;
     size_t count = !(flags & SCN_CHECK_ALL_SIZES) ? ns : (every ? every : 2 * H + 64) + c->nsizes;
     for (size_t i = 0; i < count; i++) {
         size_t s;

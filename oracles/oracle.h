@@ -55,8 +55,9 @@ extern "C" {
 #define SCN_ORACLE_MAX_OUTPUT (16u << 20)
 #define SCN_FINDING_BYTES 256
 /* SCN_CHECK_ALL_SIZES tries every size when the output is shorter than
- * SCN_ALL_SIZES_MAX - 1; for longer outputs, the first and last
- * SCN_ALL_SIZES_EDGE sizes and 64 sizes evenly spaced between. */
+ * the limit (default SCN_ALL_SIZES_MAX - 1, see scn_oracle_set_all_sizes_max);
+ * for longer outputs, the first and last SCN_ALL_SIZES_EDGE sizes and 64
+ * sizes evenly spaced between. */
 #define SCN_ALL_SIZES_MAX 512
 #define SCN_ALL_SIZES_EDGE 64
 
@@ -144,6 +145,9 @@ int scn_canonical_vscnprintf(scn_vprintf_fn vsn, char *buf, size_t size, const c
 /* Whether SIGSEGV is caught (1: default without ASan, 0: under ASan). */
 int scn_oracle_catch_faults(void);
 void scn_oracle_set_catch_faults(int on);
+/* Output length + 2 up to which SCN_CHECK_ALL_SIZES tries every size
+ * (default SCN_ALL_SIZES_MAX; SIZE_MAX: always every size). */
+void scn_oracle_set_all_sizes_max(size_t n);
 
 /* Prints a finding as one JSON object (no newline) into out; returns the full length. */
 size_t scn_finding_json(const struct scn_finding *f, char *out, size_t cap);

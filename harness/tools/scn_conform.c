@@ -1,6 +1,6 @@
 /* scn-conform: the conformance runner.
  *
- *   scn-conform [--target NAME]... [--edge-sizes] [--fail-only] [--no-catch] FILE.tsv...
+ *   scn-conform [--target NAME]... [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...
  *   scn-conform [--target NAME]... --case 'TEXT'        (one case: prints each target's output)
  *   scn-conform --list-targets
  *
@@ -183,7 +183,7 @@ static void do_file(const char *path, int pass, const struct scn_target **ts, si
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: scn-conform [--target NAME]... [--edge-sizes] [--fail-only] [--no-catch] FILE.tsv...\n"
+    fprintf(stderr, "usage: scn-conform [--target NAME]... [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...\n"
                     "       scn-conform [--target NAME]... --case 'TEXT'\n"
                     "       scn-conform --list-targets\n");
     exit(2);
@@ -240,6 +240,9 @@ int main(int argc, char **argv)
             check_flags &= ~(unsigned)SCN_CHECK_ALL_SIZES;
         } else if (!strcmp(a, "--fail-only")) {
             fail_only = 1;
+        } else if (!strcmp(a, "--every-size")) {
+            /* every size 0..len+1 also for long outputs (slow for long floats) */
+            scn_oracle_set_all_sizes_max(SIZE_MAX);
         } else if (!strcmp(a, "--no-catch")) {
             catch = 0;
         } else if (!strcmp(a, "--case")) {
