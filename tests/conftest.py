@@ -10,6 +10,9 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
+# Shows the report.md of every scnfuzz run a failing test used.
+pytest_plugins = ["plugin_findings"]
+
 
 def build_dir() -> pathlib.Path:
     return pathlib.Path(os.environ.get("SCN_BUILD_DIR", str(REPO / "build" / "asan")))

@@ -52,7 +52,9 @@ def conformance_results(scn_conform, tmp_path_factory):
     procs = {}
     for t in TARGETS:
         so, se = open(out / f"{t}.jsonl", "wb"), open(out / f"{t}.err", "wb")
-        cmd = [str(scn_conform), "--target", t] + [str(p) for p in CORPUS]
+        # --every-size: each case at every buffer size 0..len+1, also for the
+        # long (float, truncation) outputs that scn-conform samples by default.
+        cmd = [str(scn_conform), "--every-size", "--target", t] + [str(p) for p in CORPUS]
         procs[t] = (subprocess.Popen(cmd, cwd=REPO, stdout=so, stderr=se), so, se)
     grouped = collections.defaultdict(list)
     for t, (proc, so, se) in procs.items():
