@@ -24,6 +24,11 @@
  *    - fast source (fast_init): when ip < 2^64 and k <= 98 the fraction
  *      f / 2^k yields 9 digits per (f * 1e9) >> k in unsigned __int128,
  *      lazily, only as many as the rounding needs (at most 119 digits);
+ *    - truncated source (trunc_init), tiny values (e < -98) whose rounding
+ *      needs at most 1152 digits: q = floor(value * 10^t) in binary
+ *      (m * 5^t >> (-e - t)), then in base 1e9, plus a "tail" flag for a
+ *      non-zero remainder: the L + 1 digits the rounding looks at, without
+ *      the whole expansion;
  *    - big source (big_init): the full exact expansion as big-endian
  *      base-1e9 limbs: e >= 0: N = m * 2^e; e < 0: N = m * 5^-e (value =
  *      N * 10^e), multiplied by 2^29 or 5^13 per step.
@@ -41,7 +46,8 @@
  * expansion is that of an x86 long double subnormal: m < 2^64 times 5^16445,
  * < 10^11514, i.e. 1280 base-1e9 limbs (LDBL_MAX needs 549; double alone
  * 86).  BIG_LIMBS = 1288 uint32_t = 5152 bytes; bin5 uses at most 184 and
- * huge_e at most 446 of its 644 64-bit words.  Measured frames
+ * huge_e at most 446 of its 644 64-bit words, trunc_init 232 words plus 129
+ * limbs above them.  Measured frames
  * (-fstack-usage): conv_float_ex 5.7 KiB at -O2; the deepest chain at -O0
  * is under 6.6 KiB.  Bound: 7 KiB.
  *
@@ -127,6 +133,7 @@ struct dsrc {
     long E;        /* decimal exponent of digit 0 (first non-zero digit) */
     int zero;      /* the value is zero (nl == 0) */
     int fast;      /* lazily extended: f / 2^k still to expand */
+    int tail;      /* truncated big source: non-zero digits follow the stored ones */
     int k;
     u128 f;
 };
@@ -197,7 +204,7 @@ static inline long src_n(const struct dsrc *s)
 
 static inline int src_tail(const struct dsrc *s)
 {
-    return s->fast && s->f != 0;
+    return s->tail || (s->fast && s->f != 0);
 }
 
 /* Extends a fast source until it has at least `want` digits or is exact.
@@ -259,6 +266,7 @@ static void fast_init(struct dsrc *s, uint64_t m, int e, char *dbuf)
     s->nl = 0;
     s->skip = 0;
     s->fast = 1;
+    s->tail = 0;
     s->zero = 0;
     s->k = k;
     if (e >= 0) {
@@ -290,6 +298,28 @@ static void fast_init(struct dsrc *s, uint64_t m, int e, char *dbuf)
         s->nd = put_u64(dbuf, l);
         s->E = -(9 * z + (9 - s->nd)) - 1;
     }
+}
+
+/* A big source over n base-1e9 limbs given least significant first (they
+ * are reversed in place): value = the limbs' integer * 10^x. */
+static void limbs_src(struct dsrc *s, uint32_t *lim, long n, long x, int tail)
+{
+    for (long i = 0, j = n - 1; i < j; i++, j--) {
+        uint32_t t = lim[i];
+        lim[i] = lim[j];
+        lim[j] = t;
+    }
+    s->dig = 0;
+    s->nd = 0;
+    s->lim = lim;
+    s->nl = n;
+    s->skip = 9 - ndig32(lim[0]);
+    s->E = 9 * n - s->skip - 1 + x;
+    s->fast = 0;
+    s->zero = 0;
+    s->tail = tail;
+    s->f = 0;
+    s->k = 0;
 }
 
 /* The whole exact expansion of m * 2^e (m != 0). */
@@ -335,21 +365,7 @@ static void big_init(struct dsrc *s, uint64_t m, int e, uint32_t *buf)
             k -= st;
         }
     }
-    for (long i = 0, j = n - 1; i < j; i++, j--) {
-        uint32_t t = buf[i];
-        buf[i] = buf[j];
-        buf[j] = t;
-    }
-    s->dig = 0;
-    s->nd = 0;
-    s->lim = buf;
-    s->nl = n;
-    s->skip = 9 - ndig32(buf[0]);
-    s->E = 9 * n - s->skip - 1 + q;
-    s->fast = 0;
-    s->zero = 0;
-    s->f = 0;
-    s->k = 0;
+    limbs_src(s, buf, n, q, 0);
 }
 
 /* force_big: for the tests' fast-vs-big comparison (see conv_float_ex). */
@@ -367,6 +383,7 @@ static void src_init(struct dsrc *s, const struct fp_value *v, uint32_t *buf, ch
         s->E = 0;
         s->zero = 1;
         s->fast = 0;
+        s->tail = 0;
         s->f = 0;
         s->k = 0;
         return;
@@ -812,15 +829,23 @@ static int scaled_round(const struct fxval *x, int s, enum ref_rounding rm, int 
 
 /* value = ip + f / 2^k for the fast route; E = decimal exponent of the
  * first digit.  0 if the value is zero or outside the fast domain. */
+/* v = m * 2^e with m odd; 0 for zero. */
+static int odd_mant(const struct fp_value *v, uint64_t *m, int *e)
+{
+    if (!v->mant)
+        return 0;
+    int tz = __builtin_ctzll(v->mant);
+    *m = v->mant >> tz;
+    *e = v->exp + tz;
+    return 1;
+}
+
 static int fast_prep(const struct fp_value *v, struct fxval *x, long *E)
 {
-    uint64_t m = v->mant;
-    int e = v->exp;
-    if (!m)
+    uint64_t m;
+    int e;
+    if (!odd_mant(v, &m, &e))
         return 0;
-    int tz = __builtin_ctzll(m);
-    m >>= tz;
-    e += tz;
     if (e >= 0) {
         if (e + 64 - __builtin_clzll(m) > 128)
             return 0;
@@ -1002,6 +1027,28 @@ static const uint64_t p5_64[28] = {
     1490116119384765625ull, 7450580596923828125ull,
 };
 
+/* x (n little-endian 64-bit words) *= 5^t; returns the new length, or -1
+ * when it would pass cap words. */
+static int mul_pow5(uint64_t *x, int n, long t, int cap)
+{
+    for (long r = t; r > 0;) {
+        int st = r < 27 ? (int)r : 27;
+        u128 c = 0;
+        for (int i = 0; i < n; i++) {
+            c += (u128)x[i] * p5_64[st];
+            x[i] = (uint64_t)c;
+            c >>= 64;
+        }
+        if (c) {
+            if (n >= cap)
+                return -1;
+            x[n++] = (uint64_t)c;
+        }
+        r -= st;
+    }
+    return n;
+}
+
 static int round_bits(uint64_t q, int cmp, int nz, enum ref_rounding rm, int neg,
                       uint64_t *D)
 {
@@ -1174,20 +1221,10 @@ static int huge_e(const struct fp_value *v, int L, enum ref_rounding rm, uint64_
         if (t <= 0 || t > 5000 || e - t < 0)
             return 0;
         /* B = 5^t */
-        int nb = 1;
         B[0] = 1;
-        for (long r = t; r > 0;) {
-            int st = r < 27 ? (int)r : 27;
-            u128 c = 0;
-            for (int i = 0; i < nb; i++) {
-                c += (u128)B[i] * p5_64[st];
-                B[i] = (uint64_t)c;
-                c >>= 64;
-            }
-            if (c)
-                B[nb++] = (uint64_t)c;
-            r -= st;
-        }
+        int nb = mul_pow5(B, 1, t, HG_B);
+        if (nb < 0)
+            return 0;
         /* N = m << (e - t) */
         long sh = e - t;
         int nw = (int)(sh / 64), bs = (int)(sh % 64);
@@ -1354,10 +1391,84 @@ static int fast_conv(struct sink *w, const struct fmt_spec *sp, char sign,
     return 1;
 }
 
+/* ---- a truncated big source for tiny values (m * 2^e, e < -FAST_MAX_K):
+ * q = floor(value * 10^t) = floor(m * 5^t / 2^(-e-t)) in binary, then q in
+ * base 1e9; `tail` records a non-zero remainder.  The rounding needs only
+ * the first L + 1 digits, while the whole expansion of a long double
+ * subnormal has 11,500 (big_init: quadratic in base 1e9, milliseconds);
+ * here 5^t costs t / 27 one-limb multiplications.  q has at most TRUNC_DIG
+ * digits (128 limbs of 9); the product at most 64 + 2.33 t bits, t <=
+ * TRUNC_DIG + 4953: 224 64-bit words of the work area (wk[0..TRUNC_W)),
+ * the limbs go to out (32-bit words that do not overlap it). */
+#define TRUNC_DIG 1152
+#define TRUNC_W 232
+
+static int trunc_init(struct dsrc *s, uint64_t m, int e, long t, uint64_t *wk, uint32_t *out)
+{
+    wk[0] = m;
+    int n = mul_pow5(wk, 1, t, TRUNC_W);
+    if (n < 0)
+        return 0;
+    /* q = product >> sh; tail: a bit shifted out is set */
+    long sh = -(long)e - t, w = sh / 64;
+    int b = (int)(sh % 64), tail = 0, nq = 0;
+    for (long i = 0; i < w && i < n; i++)
+        tail |= wk[i] != 0;
+    if (b && w < n)
+        tail |= (wk[w] << (64 - b)) != 0;
+    for (long i = w; i < n; i++) /* in place: reads at or above the write */
+        wk[nq++] = b ? (wk[i] >> b) | (i + 1 < n ? wk[i + 1] << (64 - b) : 0) : wk[i];
+    while (nq && !wk[nq - 1])
+        nq--;
+    if (!nq)
+        return 0;
+    /* base 1e9, least significant limb first: 32-bit halves keep every
+     * division a 64-by-constant one */
+    long nl = 0;
+    while (nq) {
+        uint64_t rem = 0;
+        for (int i = nq - 1; i >= 0; i--) {
+            uint64_t x = wk[i], cur = (rem << 32) | (x >> 32);
+            uint64_t qh = cur / 1000000000u;
+            rem = cur - qh * 1000000000u;
+            cur = (rem << 32) | (x & 0xffffffffu);
+            uint64_t ql = cur / 1000000000u;
+            rem = cur - ql * 1000000000u;
+            wk[i] = (qh << 32) | ql;
+        }
+        out[nl++] = (uint32_t)rem;
+        while (nq && !wk[nq - 1])
+            nq--;
+    }
+    limbs_src(s, out, nl, -t, tail);
+    return 1;
+}
+
+/* The truncated source when it applies: tiny values whose rounding needs at
+ * most TRUNC_DIG digits. */
+static int try_trunc(struct dsrc *s, const struct fp_value *v, char conv, long long L,
+                     uint64_t *wk, uint32_t *out)
+{
+    uint64_t m;
+    int e;
+    if (!odd_mant(v, &m, &e) || e >= -FAST_MAX_K)
+        return 0;
+    long l2 = (long)(64 - __builtin_clzll(m)) - 1 + e;          /* 2^l2 <= value */
+    long El = (long)(((long long)l2 * 1292913986ll) >> 32) - 1; /* <= E */
+    long long t = conv == 'f' ? L + 1 : L - El; /* digits to 10^-t: L + 1 kept */
+    if (t < -El)
+        t = -El; /* at least one non-zero digit: q >= 1 */
+    if (t > -(long long)e)
+        t = -(long long)e; /* the exact expansion ends there */
+    if (t + El + 3 > TRUNC_DIG)
+        return 0;
+    return trunc_init(s, m, e, (long)t, wk, out);
+}
+
 /* Rounds v for conversion conv ('e': L significant digits; 'f': L fraction
  * digits) into s/r with the digit sources. */
 static void round_value(const struct fp_value *v, char conv, long long L, enum ref_rounding rm,
-                        int force_big, uint32_t *buf, char *dbuf, struct dsrc *s,
+                        int force_big, uint32_t *buf, uint64_t *wk, char *dbuf, struct dsrc *s,
                         struct rres *r)
 {
     if (conv == 'f' && v->mant && !force_big &&
@@ -1372,6 +1483,7 @@ static void round_value(const struct fp_value *v, char conv, long long L, enum r
         s->skip = 0;
         s->zero = 0;
         s->fast = 0;
+        s->tail = 0;
         s->f = 0;
         s->k = 0;
         s->E = -L - 1; /* any E < -L: the rounding position is before digit 0 */
@@ -1387,7 +1499,8 @@ static void round_value(const struct fp_value *v, char conv, long long L, enum r
         }
         return;
     }
-    src_init(s, v, buf, dbuf, force_big);
+    if (force_big || !try_trunc(s, v, conv, L, wk, buf + 2 * TRUNC_W))
+        src_init(s, v, buf, dbuf, force_big);
     round_src(s, conv == 'f' ? (long long)s->E + 1 + L : L, rm, v->neg, r);
 }
 
@@ -1431,14 +1544,14 @@ void conv_float_ex(struct sink *w, const struct fmt_spec *sp, const struct fp_va
     int hash = (fl & FL_HASH) != 0;
 
     if (sp->conv == 'f') {
-        round_value(v, 'f', prec, rm, force_big, buf, dbuf, &s, &r);
+        round_value(v, 'f', prec, rm, force_big, buf, wk.l64, dbuf, &s, &r);
         print_f(w, sp, sign, &s, &r, prec, prec > 0 || hash);
     } else if (sp->conv == 'e') {
-        round_value(v, 'e', prec + 1, rm, force_big, buf, dbuf, &s, &r);
+        round_value(v, 'e', prec + 1, rm, force_big, buf, wk.l64, dbuf, &s, &r);
         print_e(w, sp, sign, &s, &r, prec, prec > 0 || hash);
     } else { /* 'g' */
         long long P = prec == 0 ? 1 : prec;
-        round_value(v, 'e', P, rm, force_big, buf, dbuf, &s, &r);
+        round_value(v, 'e', P, rm, force_big, buf, wk.l64, dbuf, &s, &r);
         long long X = r.nsig ? r.E : 0;
         if (P > X && X >= -4) {
             long long fd = P - 1 - X;

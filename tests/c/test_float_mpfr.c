@@ -636,6 +636,40 @@ static void exact_huge(struct tv *t)
     }
 }
 
+/* ---- the truncated digit source (tiny values, conv_float.c trunc_init):
+ * precisions on both sides of where it hands over to the full expansion
+ * (1152 digits), exact tiny dyadics (remainder zero: ties and exact ends),
+ * values whose expansion ends right at the kept digits, every mode ---- */
+static void trunc_cases(struct tv *t)
+{
+    static const int precs[] = {0, 1, 17, 18, 19, 20, 21, 29, 30, 60, 400, 1100, 1146, 1147,
+                                1148, 1149, 1150, 1151, 1152, 1153, 1160};
+    for (int k = 0; k < 20; k++) {
+        int ld = k & 1;
+        switch (k / 2) {
+        case 0: tv_from_d(t, 4.9406564584124654e-324); break;     /* DBL_TRUE_MIN */
+        case 1: tv_from_d(t, ldexp(1.0, -100)); break;            /* just past the fast source */
+        case 2: tv_from_d(t, ldexp(5.0, -110)); break;
+        case 3: tv_from_d(t, ldexp(1.0, -1074 + (int)rndn(900))); break;
+        case 4: tv_from_d(t, 0x1.fffffffffffffp-1023); break;
+        case 5: tv_from_d(t, 1e-300 * (1 + rndn(100))); break;
+        case 6: tv_from_ld(t, __builtin_ldexpl(1.0L, -16445)); break; /* LDBL_TRUE_MIN */
+        case 7: tv_from_ld(t, __builtin_ldexpl(3.0L, -16384)); break;
+        case 8: tv_from_ld(t, __builtin_ldexpl((long double)(rnd64() | 1), -16445 + (int)rndn(16000))); break;
+        default: tv_from_ld(t, 1e-4000L * (1 + rndn(1000))); break;
+        }
+        if (ld && t->isld == 0)
+            tv_from_ld(t, (long double)t->d * __builtin_ldexpl(1.0L, -(int)rndn(15000)));
+        for (size_t i = 0; i < sizeof precs / sizeof precs[0]; i++) {
+            int rm = (int)rndn(4);
+            check1(t, 'e', 0, 0, precs[i], rm);
+            check1(t, 'g', FL_HASH, 0, precs[i], (rm + 1) % 4);
+            if (rndn(4) == 0)
+                check1(t, 'f', 0, 0, precs[i] + (int)rndn(400), (rm + 2) % 4);
+        }
+    }
+}
+
 int main(void)
 {
     long iters = 1000;
@@ -655,6 +689,7 @@ int main(void)
     big_cases(&t);
     edge_values(&t);
     exact_huge(&t);
+    trunc_cases(&t);
     for (long i = 0; i < iters; i++) {
         tv_from_d(&t, rand_double());
         check_value(&t, 8);
