@@ -98,11 +98,33 @@ static void canon_double(double *d)
     if (*d != *d) *d = __builtin_signbit(*d) ? -__builtin_nan("") : __builtin_nan("");
 }
 
-static long double ld_from_raw(struct rd *r)
+/* Where the fuzzer's effort goes: the raw-bit values of value classes 4 and
+ * 5 get a moderate exponent (|x| in [2^-70, 2^71): ordinary magnitudes,
+ * where most rounding paths and fast/slow path boundaries lie), classes 6
+ * and 7 keep every bit (any exponent: extremes, subnormals, inf, nan); the
+ * special values of classes 0-2 add the famous extremes.  A precision whose
+ * two bytes are above 511 (what mutations mostly produce) is 0..40 when bit
+ * 15 is clear, 0..511 when set; 0..511 as such (the seeds) is kept.  So
+ * half the precisions a mutation makes are short ones and the costly
+ * conversions (hundreds of digits of 1e-4000L in every target) stay common
+ * without taking nearly all the time. */
+static short decode_prec(unsigned v)
+{
+    if (v <= 0x1ff || (v & 0x8000)) return (short)((v & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1));
+    return (short)((v & 0x1ff) % 41);
+}
+
+static long double ld_from_raw(struct rd *r, int moderate)
 {
     unsigned char raw[16] = {0};
     for (int i = 0; i < 10; i++) raw[i] = (unsigned char)rb(r);
     unsigned e = ((unsigned)raw[9] << 8 | raw[8]) & 0x7fff;
+    if (moderate) {
+        unsigned sgn = raw[9] & 0x80;
+        e = 16383 - 70 + e % 141;
+        raw[8] = (unsigned char)e;
+        raw[9] = (unsigned char)(sgn | e >> 8);
+    }
     uint64_t m;
     memcpy(&m, raw, 8);
     if (e == 0x7fff) {
@@ -348,7 +370,7 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
         if (allow_prec && pmode) {
             s.pmode = (unsigned char)pmode;
             if (pmode == 2) s.parg = (signed char)add_star(g, &r);
-            else if (pmode == 1) s.prec = (short)((rb2(&r) & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1));
+            else if (pmode == 1) s.prec = decode_prec(rb2(&r));
         }
         int k;
         switch (s.conv) {
@@ -425,7 +447,7 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
                 k = add_tmp(g, SCN_ARG_LDOUBLE);
                 if (vc < 3) g->tmp[k].v.ld = dbl_special[rb(&r) % (sizeof dbl_special / sizeof dbl_special[0])];
                 else if (vc == 3) g->tmp[k].v.ld = (long double)(int8_t)rb(&r) / 8;
-                else g->tmp[k].v.ld = ld_from_raw(&r);
+                else g->tmp[k].v.ld = ld_from_raw(&r, vc < 6);
             } else {
                 s.len = lsel == 5 ? L_L : L_NONE;
                 k = add_tmp(g, SCN_ARG_DOUBLE);
@@ -435,6 +457,10 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
                 else {
                     uint64_t b = 0;
                     for (int i = 0; i < 8; i++) b |= (uint64_t)rb(&r) << (8 * i);
+                    if (vc < 6) { /* moderate: |d| in [2^-70, 2^71) */
+                        unsigned ex = 1023 - 70 + (unsigned)((b >> 52) & 0x7ff) % 141;
+                        b = (b & ~(0x7ffull << 52)) | (uint64_t)ex << 52;
+                    }
                     memcpy(&d, &b, 8);
                 }
                 canon_double(&d);
