@@ -100,9 +100,10 @@ static void canon_double(double *d)
 
 /* Where the fuzzer's effort goes: the raw-bit values of value classes 4 and
  * 5 get a moderate exponent (|x| in [2^-70, 2^71): ordinary magnitudes,
- * where most rounding paths and fast/slow path boundaries lie), classes 6
- * and 7 keep every bit (any exponent: extremes, subnormals, inf, nan); the
- * special values of classes 0-2 add the famous extremes.  A precision whose
+ * where most rounding paths and fast/slow path boundaries lie); class 6
+ * keeps every bit of a double and brings a long double within 2^+-1100;
+ * class 7 keeps every bit (any exponent: extremes, subnormals, inf, nan);
+ * the special values of classes 0-2 add the famous extremes.  A precision whose
  * two bytes are above 511 (what mutations mostly produce) is 0..40 when bit
  * 15 is clear, 0..511 when set; 0..511 as such (the seeds) is kept.  So
  * half the precisions a mutation makes are short ones and the costly
@@ -114,14 +115,36 @@ static short decode_prec(unsigned v)
     return (short)((v & 0x1ff) % 41);
 }
 
-static long double ld_from_raw(struct rd *r, int moderate)
+/* the biased exponent e of a long double brought within 2^+-span */
+static unsigned ld_fold_exp(unsigned e, unsigned span)
+{
+    return 16383 - span + e % (2 * span + 1);
+}
+
+/* x with |x| >= 2^1100 (finite) brought below it, sign and digits kept */
+static long double fold_ld(long double x)
+{
+    unsigned char raw[16] = {0};
+    memcpy(raw, &x, 10);
+    unsigned e = ((unsigned)raw[9] << 8 | raw[8]) & 0x7fff;
+    if (e == 0x7fff || e <= 16383 + 1100) return x;
+    e = ld_fold_exp(e, 1100);
+    raw[8] = (unsigned char)e;
+    raw[9] = (unsigned char)((raw[9] & 0x80) | e >> 8);
+    long double v;
+    memcpy(&v, raw, sizeof v);
+    return v;
+}
+
+/* span: 0 keeps the raw exponent, else it is brought within 2^+-span */
+static long double ld_from_raw(struct rd *r, unsigned span)
 {
     unsigned char raw[16] = {0};
     for (int i = 0; i < 10; i++) raw[i] = (unsigned char)rb(r);
     unsigned e = ((unsigned)raw[9] << 8 | raw[8]) & 0x7fff;
-    if (moderate) {
+    if (span) {
         unsigned sgn = raw[9] & 0x80;
-        e = 16383 - 70 + e % 141;
+        e = ld_fold_exp(e, span);
         raw[8] = (unsigned char)e;
         raw[9] = (unsigned char)(sgn | e >> 8);
     }
@@ -447,7 +470,7 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
                 k = add_tmp(g, SCN_ARG_LDOUBLE);
                 if (vc < 3) g->tmp[k].v.ld = dbl_special[rb(&r) % (sizeof dbl_special / sizeof dbl_special[0])];
                 else if (vc == 3) g->tmp[k].v.ld = (long double)(int8_t)rb(&r) / 8;
-                else g->tmp[k].v.ld = ld_from_raw(&r, vc < 6);
+                else g->tmp[k].v.ld = ld_from_raw(&r, vc < 6 ? 70 : vc == 6 ? 1100 : 0);
             } else {
                 s.len = lsel == 5 ? L_L : L_NONE;
                 k = add_tmp(g, SCN_ARG_DOUBLE);
@@ -488,6 +511,17 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
         g->est += 40;
         if (need_sep == 2) need_sep = 1;
         else need_sep = 0;
+    }
+
+    /* %f of a long double above 2^1100 is folded below it: its output has
+     * up to 4,933 digits, formatted in quadratic time (glibc: 0.8 ms for
+     * 1e4000), so a few such inputs would take most of a campaign's time.
+     * The corpus's LDBL_MAX cases and fuzz_ref keep the long outputs tested. */
+    for (size_t i = 0; i < g->nsp; i++) {
+        const struct spec *sp = &g->sp[i];
+        if ((sp->conv == 'f' || sp->conv == 'F') && sp->varg >= 0 &&
+            g->tmp[sp->varg].type == SCN_ARG_LDOUBLE)
+            g->tmp[sp->varg].v.ld = fold_ld(g->tmp[sp->varg].v.ld);
     }
 
     /* argument positions: identity, or a permutation seeded by the header */
