@@ -29,6 +29,9 @@
  *      (m * 5^t >> (-e - t)), then in base 1e9, plus a "tail" flag for a
  *      non-zero remainder: the L + 1 digits the rounding looks at, without
  *      the whole expansion;
+ *    - truncated source for huge values (huge_src), %e/%g of m * 2^e >=
+ *      2^64 keeping at most 1152 digits: q = floor(value / 10^x) by long
+ *      division of m * 2^(e-x) by 5^x (Knuth's algorithm D), plus the tail;
  *    - big source (big_init): the full exact expansion as big-endian
  *      base-1e9 limbs: e >= 0: N = m * 2^e; e < 0: N = m * 5^-e (value =
  *      N * 10^e), multiplied by 2^29 or 5^13 per step.
@@ -47,7 +50,7 @@
  * < 10^11514, i.e. 1280 base-1e9 limbs (LDBL_MAX needs 549; double alone
  * 86).  BIG_LIMBS = 1288 uint32_t = 5152 bytes; bin5 uses at most 184 and
  * huge_e at most 446 of its 644 64-bit words, trunc_init 232 words plus 129
- * limbs above them.  Measured frames
+ * limbs above them, huge_src 1140 of the 1288 32-bit words.  Measured frames
  * (-fstack-usage): conv_float_ex 5.7 KiB at -O2; the deepest chain at -O0
  * is under 6.6 KiB.  Bound: 7 KiB.
  *
@@ -1403,6 +1406,30 @@ static int fast_conv(struct sink *w, const struct fmt_spec *sp, char sign,
 #define TRUNC_DIG 1152
 #define TRUNC_W 232
 
+/* q (nq > 0 words, destroyed) in base 1e9, least significant limb first;
+ * returns the limb count.  32-bit halves keep every division a
+ * 64-by-constant one. */
+static long to_1e9(uint64_t *q, int nq, uint32_t *out)
+{
+    long nl = 0;
+    while (nq) {
+        uint64_t rem = 0;
+        for (int i = nq - 1; i >= 0; i--) {
+            uint64_t x = q[i], cur = (rem << 32) | (x >> 32);
+            uint64_t qh = cur / 1000000000u;
+            rem = cur - qh * 1000000000u;
+            cur = (rem << 32) | (x & 0xffffffffu);
+            uint64_t ql = cur / 1000000000u;
+            rem = cur - ql * 1000000000u;
+            q[i] = (qh << 32) | ql;
+        }
+        out[nl++] = (uint32_t)rem;
+        while (nq && !q[nq - 1])
+            nq--;
+    }
+    return nl;
+}
+
 static int trunc_init(struct dsrc *s, uint64_t m, int e, long t, uint64_t *wk, uint32_t *out)
 {
     wk[0] = m;
@@ -1422,39 +1449,126 @@ static int trunc_init(struct dsrc *s, uint64_t m, int e, long t, uint64_t *wk, u
         nq--;
     if (!nq)
         return 0;
-    /* base 1e9, least significant limb first: 32-bit halves keep every
-     * division a 64-by-constant one */
-    long nl = 0;
-    while (nq) {
-        uint64_t rem = 0;
-        for (int i = nq - 1; i >= 0; i--) {
-            uint64_t x = wk[i], cur = (rem << 32) | (x >> 32);
-            uint64_t qh = cur / 1000000000u;
-            rem = cur - qh * 1000000000u;
-            cur = (rem << 32) | (x & 0xffffffffu);
-            uint64_t ql = cur / 1000000000u;
-            rem = cur - ql * 1000000000u;
-            wk[i] = (qh << 32) | ql;
-        }
-        out[nl++] = (uint32_t)rem;
-        while (nq && !wk[nq - 1])
-            nq--;
-    }
-    limbs_src(s, out, nl, -t, tail);
+    limbs_src(s, out, to_1e9(wk, nq, out), -t, tail);
     return 1;
 }
 
-/* The truncated source when it applies: tiny values whose rounding needs at
- * most TRUNC_DIG digits. */
+/* ---- a truncated source for huge values (m * 2^e >= 2^64) in %e and %g:
+ * q = floor(value / 10^x) = floor(m * 2^(e-x) / 5^x) by long division
+ * (Knuth's algorithm D, 32-bit digits), the L + 1 digits the rounding needs
+ * and a tail flag for a non-zero remainder, instead of the whole expansion
+ * (4,933 digits for LDBL_MAX, quadratic in base 1e9).  Work area in 32-bit
+ * words: divisor [0, 366), dividend [366, 888), quotient [888, 1010),
+ * limbs [1010, 1140); 5^x is built first as 64-bit words [460, 644) of the
+ * same area (32-bit [920, 1288)), and q as 64-bit words [0, 61) once the
+ * divisor is no longer needed. */
+#define HD_U 366
+#define HD_Q 888
+#define HD_OUT 1010
+#define HD_B64 460
+
+static int huge_src(struct dsrc *s, uint64_t m, int e, long x, uint64_t *wk, uint32_t *w32)
+{
+    uint32_t *v = w32, *u = w32 + HD_U, *q = w32 + HD_Q, *out = w32 + HD_OUT;
+    uint64_t *b64 = wk + HD_B64;
+    b64[0] = 1;
+    int nb = mul_pow5(b64, 1, x, HD_U / 2);
+    if (nb < 0)
+        return 0;
+    int n = 2 * nb;
+    for (int i = 0; i < nb; i++) {
+        v[2 * i] = (uint32_t)b64[i];
+        v[2 * i + 1] = (uint32_t)(b64[i] >> 32);
+    }
+    while (n > 0 && !v[n - 1])
+        n--;
+    if (n < 2)
+        return 0;
+    int sh = __builtin_clz(v[n - 1]); /* normalise: the divisor's top bit set */
+    if (sh)
+        for (int i = n - 1; i >= 0; i--)
+            v[i] = (v[i] << sh) | (i ? v[i - 1] >> (32 - sh) : 0);
+    long bs = (long)e - x + sh; /* the dividend, shifted alike: m << bs */
+    if (bs < 0)
+        return 0;
+    long wq = bs / 32;
+    if (wq + 4 > HD_Q - HD_U)
+        return 0;
+    for (long i = 0; i < wq + 4; i++)
+        u[i] = 0;
+    u128 mm = (u128)m << (bs % 32);
+    u[wq] = (uint32_t)mm;
+    u[wq + 1] = (uint32_t)(mm >> 32);
+    u[wq + 2] = (uint32_t)(mm >> 64);
+    long mu = wq + 3; /* u[mu] == 0: algorithm D's extra top digit */
+    while (mu > n && !u[mu - 1])
+        mu--;
+    if (mu < n || mu - n + 1 > HD_OUT - HD_Q)
+        return 0;
+    for (long j = mu - n; j >= 0; j--) {
+        uint64_t num = ((uint64_t)u[j + n] << 32) | u[j + n - 1];
+        uint64_t qh = num / v[n - 1], rh = num - qh * v[n - 1];
+        while (qh >> 32 || qh * v[n - 2] > ((rh << 32) | u[j + n - 2])) {
+            qh--;
+            rh += v[n - 1];
+            if (rh >> 32)
+                break;
+        }
+        int64_t k = 0, t;
+        for (int i = 0; i < n; i++) { /* u[j..j+n] -= qh * v */
+            uint64_t p = qh * v[i];
+            t = (int64_t)u[i + j] - k - (int64_t)(p & 0xffffffffu);
+            u[i + j] = (uint32_t)t;
+            k = (int64_t)(p >> 32) - (t >> 32);
+        }
+        t = (int64_t)u[j + n] - k;
+        u[j + n] = (uint32_t)t;
+        if (t < 0) { /* qh was one too large: add v back */
+            qh--;
+            uint64_t c = 0;
+            for (int i = 0; i < n; i++) {
+                c += (uint64_t)u[i + j] + v[i];
+                u[i + j] = (uint32_t)c;
+                c >>= 32;
+            }
+            u[j + n] += (uint32_t)c;
+        }
+        q[j] = (uint32_t)qh;
+    }
+    int tail = 0;
+    for (int i = 0; i < n; i++)
+        tail |= u[i] != 0;
+    int nq = (int)((mu - n + 2) / 2);
+    for (int i = 0; i < nq; i++)
+        wk[i] = q[2 * i] | (2 * i + 1 <= mu - n ? (uint64_t)q[2 * i + 1] << 32 : 0);
+    while (nq && !wk[nq - 1])
+        nq--;
+    if (!nq)
+        return 0;
+    limbs_src(s, out, to_1e9(wk, nq, out), x, tail);
+    return 1;
+}
+
+/* The truncated sources when they apply: tiny values whose rounding needs at
+ * most TRUNC_DIG digits, and huge ones in %e and %g. */
 static int try_trunc(struct dsrc *s, const struct fp_value *v, char conv, long long L,
-                     uint64_t *wk, uint32_t *out)
+                     uint64_t *wk, uint32_t *w32)
 {
     uint64_t m;
     int e;
-    if (!odd_mant(v, &m, &e) || e >= -FAST_MAX_K)
+    if (!odd_mant(v, &m, &e))
         return 0;
     long l2 = (long)(64 - __builtin_clzll(m)) - 1 + e;          /* 2^l2 <= value */
     long El = (long)(((long long)l2 * 1292913986ll) >> 32) - 1; /* <= E */
+    if (e >= 0) {
+        /* digits down to 10^x, x <= E - L: L + 1 to L + 4 of them */
+        long long x = El - L;
+        if (conv != 'e' || l2 < 64 || x < 14 || x > 5000 || L + 4 > TRUNC_DIG)
+            return 0;
+        return huge_src(s, m, e, (long)x, wk, w32);
+    }
+    if (e >= -FAST_MAX_K)
+        return 0;
     long long t = conv == 'f' ? L + 1 : L - El; /* digits to 10^-t: L + 1 kept */
     if (t < -El)
         t = -El; /* at least one non-zero digit: q >= 1 */
@@ -1462,7 +1576,7 @@ static int try_trunc(struct dsrc *s, const struct fp_value *v, char conv, long l
         t = -(long long)e; /* the exact expansion ends there */
     if (t + El + 3 > TRUNC_DIG)
         return 0;
-    return trunc_init(s, m, e, (long)t, wk, out);
+    return trunc_init(s, m, e, (long)t, wk, w32 + 2 * TRUNC_W);
 }
 
 /* Rounds v for conversion conv ('e': L significant digits; 'f': L fraction
@@ -1499,7 +1613,7 @@ static void round_value(const struct fp_value *v, char conv, long long L, enum r
         }
         return;
     }
-    if (force_big || !try_trunc(s, v, conv, L, wk, buf + 2 * TRUNC_W))
+    if (force_big || !try_trunc(s, v, conv, L, wk, buf))
         src_init(s, v, buf, dbuf, force_big);
     round_src(s, conv == 'f' ? (long long)s->E + 1 + L : L, rm, v->neg, r);
 }

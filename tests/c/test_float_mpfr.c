@@ -670,6 +670,39 @@ static void trunc_cases(struct tv *t)
     }
 }
 
+/* ---- the long-division source for huge values (conv_float.c huge_src):
+ * 5^k * 2^j (remainders exactly zero where 10^x divides the value: ties),
+ * LDBL_MAX, DBL_MAX and random huge values, precisions placing the kept
+ * digits 14..40 digits above the units and up to the 1152-digit limit ---- */
+static void huge_cases(struct tv *t)
+{
+    for (int k = 0; k < 40; k++) {
+        int j = 64 + (int)rndn(k & 1 ? 16000 : 900);
+        switch (k % 5) {
+        case 0: tv_from_ld(t, __builtin_ldexpl(7450580596923828125.0L, j)); break; /* 5^27 */
+        case 1: tv_from_ld(t, __builtin_ldexpl((long double)(1ull << 40) * 95367431640625.0L, j)); break;
+        case 2:
+            if (k & 1)
+                tv_from_ld(t, 1.18973149535723176502e+4932L); /* LDBL_MAX */
+            else
+                tv_from_d(t, 1.7976931348623157e308); /* DBL_MAX */
+            break;
+        case 3: tv_from_d(t, ldexp(2384185791015625.0 * (1 + rndn(3)), 64 + (int)rndn(900))); break;
+        default: tv_from_ld(t, __builtin_ldexpl((long double)(rnd64() | 1), j)); break;
+        }
+        long E = (long)(t->isld ? (double)__builtin_log10l(__builtin_fabsl(t->ld)) : __builtin_log10(t->d));
+        for (int i = 0; i < 8; i++) {
+            long p = E - 14 - (long)rndn(30); /* x = E - 1 - p around 14..44 */
+            if (i == 6) p = 1140 + (long)rndn(20);
+            if (i == 7) p = (long)rndn(40);
+            if (p < 0) p = 0;
+            int rm = (int)rndn(4);
+            check1(t, 'e', 0, 0, (int)p, rm);
+            check1(t, 'g', (i & 1) ? FL_HASH : 0, 0, (int)p + 1, (rm + 1) % 4);
+        }
+    }
+}
+
 int main(void)
 {
     long iters = 1000;
@@ -690,6 +723,7 @@ int main(void)
     edge_values(&t);
     exact_huge(&t);
     trunc_cases(&t);
+    huge_cases(&t);
     for (long i = 0; i < iters; i++) {
         tv_from_d(&t, rand_double());
         check_value(&t, 8);
