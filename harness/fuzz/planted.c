@@ -10,11 +10,34 @@
  *   overrun-1      vscnprintf writes its NUL at buf[size] when truncating
  *   float-round    vsnprintf rounds %f by (long long)(x * 10^p + 0.5):
  *                  ties away from zero and double rounding
+ *
+ * The subtler ones (each changes the output only in its narrow situation;
+ * everywhere else the bytes are the reference's):
+ *
+ *   round-prec17   %e %f %g (double) with a precision > 17: the digits past
+ *                  the 17 a double needs come from the exact expansion but
+ *                  the last one is truncated, not rounded ("%.18e" of 0.1:
+ *                  1.000000000000000055e-01 instead of ...056e-01)
+ *   alt-octal-zero %#o of 0 (no precision) prints "00": the '#' prefix is
+ *                  added without looking at the digits already there
+ *   exp-carry      %.0e (and %+.0e, %#.0e, any width): when rounding
+ *                  carries into a new decade (9.5 -> "1e+01") the exponent
+ *                  is not incremented: "1e+00"
+ *   hh-trunc       %hhd %hhi %hho %hhu %hhx %hhX print the full int: the
+ *                  value is not converted to (unsigned) char
+ *   miscount-4096  output is staged in 4096-byte chunks, and each full chunk
+ *                  flushed counts 4097 (its NUL too): both families return
+ *                  one too many once the output exceeds 4096 bytes
+ *
+ * The per-conversion bugs (float-round and the first four above) go through
+ * a small printf driver that re-prints every other conversion with the
+ * reference; positional formats (%n$) are left to the reference entirely.
  */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -22,14 +45,26 @@
 #include "fuzz_core.h"
 #include "scn/ref_printf.h"
 
-enum bug { B_NONE, B_RET_WOULD_BE, B_RET_SIZE, B_NUL_AT_0, B_NO_NUL_EXACT, B_OVERRUN_1, B_FLOAT_ROUND };
+enum bug {
+    B_NONE, B_RET_WOULD_BE, B_RET_SIZE, B_NUL_AT_0, B_NO_NUL_EXACT, B_OVERRUN_1, B_FLOAT_ROUND,
+    B_ROUND_PREC17, B_ALT_OCTAL_ZERO, B_EXP_CARRY, B_HH_TRUNC, B_MISCOUNT_4096
+};
 
 const char *const fz_planted_names[] = { "none", "ret-would-be", "ret-size", "nul-at-0", "no-nul-exact",
-                                         "overrun-1", "float-round", NULL };
+                                         "overrun-1", "float-round", "round-prec17", "alt-octal-zero",
+                                         "exp-carry", "hh-trunc", "miscount-4096", NULL };
 static enum bug bug;
 
 #define TMP_CAP (1u << 17)
 static char tmp[TMP_CAP];
+
+/* miscount-4096: the count of a staged output of r bytes; every full
+ * 4096-byte chunk flushed before the rest counts its NUL too */
+static int count_of(int r)
+{
+    if (bug != B_MISCOUNT_4096 || r <= 4096) return r;
+    return r + (r - 1) / 4096;
+}
 
 /* ---- the scnprintf-family bugs, over the reference's output ---- */
 
@@ -48,14 +83,14 @@ static int planted_vscnprintf(char *buf, size_t size, const char *fmt, va_list a
     if (len < size) {
         memcpy(buf, tmp, len);
         if (!(bug == B_NO_NUL_EXACT && len == size - 1)) buf[len] = 0;
-        return n;
+        return count_of(n);
     }
     memcpy(buf, tmp, size - 1);
     if (bug == B_OVERRUN_1) buf[size] = 0;
     else buf[size - 1] = 0;
     if (bug == B_RET_WOULD_BE) return n;
     if (bug == B_RET_SIZE) return (int)size;
-    return (int)(size - 1);
+    return count_of((int)(size - 1));
 }
 
 /* ---- the float rounding bug: a small printf driver ---- */
@@ -68,6 +103,25 @@ static void put(struct out *o, const char *s, size_t l)
 {
     if (o->n < TMP_CAP) memcpy(tmp + o->n, s, o->n + l <= TMP_CAP ? l : TMP_CAP - o->n);
     o->n += l;
+}
+
+/* Pads body to width as the flags say ('-': spaces after; '0': zeros after
+ * the sign; else spaces before) and appends it. */
+static void put_padded(struct out *o, const char *flags, int width, const char *body, size_t b)
+{
+    size_t pad = width > 0 && (size_t)width > b ? (size_t)width - b : 0;
+    size_t sign = b && strchr("+- ", body[0]) ? 1 : 0;
+    if (strchr(flags, '-')) {
+        put(o, body, b);
+        for (size_t i = 0; i < pad; i++) put(o, " ", 1);
+    } else if (strchr(flags, '0')) {
+        put(o, body, sign);
+        for (size_t i = 0; i < pad; i++) put(o, "0", 1);
+        put(o, body + sign, b - sign);
+    } else {
+        for (size_t i = 0; i < pad; i++) put(o, " ", 1);
+        put(o, body, b);
+    }
 }
 
 static void naive_f(struct out *o, const char *flags, int width, int prec, double x, int upper)
@@ -83,22 +137,133 @@ static void naive_f(struct out *o, const char *flags, int width, int prec, doubl
     if (neg) body[b++] = '-';
     else if (strchr(flags, '+')) body[b++] = '+';
     else if (strchr(flags, ' ')) body[b++] = ' ';
-    size_t sign = b;
     for (int i = k - 1; i >= prec; i--) body[b++] = digits[i];
     if (prec > 0 || strchr(flags, '#')) body[b++] = '.';
     for (int i = prec - 1; i >= 0; i--) body[b++] = digits[i];
     (void)upper;
-    size_t pad = width > 0 && (size_t)width > b ? (size_t)width - b : 0;
-    if (strchr(flags, '-')) {
-        put(o, body, b);
-        for (size_t i = 0; i < pad; i++) put(o, " ", 1);
-    } else if (strchr(flags, '0')) {
-        put(o, body, sign);
-        for (size_t i = 0; i < pad; i++) put(o, "0", 1);
-        put(o, body + sign, b - sign);
-    } else {
-        for (size_t i = 0; i < pad; i++) put(o, " ", 1);
-        put(o, body, b);
+    put_padded(o, flags, width, body, b);
+}
+
+/* ---- the subtler per-conversion bugs ---- */
+
+/* One conversion's argument, as fetched by the driver. */
+struct val {
+    enum { V_LL, V_D, V_LD } kind;
+    long long i;
+    double d;
+    long double ld;
+};
+
+static char one[1 << 14]; /* one conversion's output */
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/* The reference prints one normalised specification (no '*'). */
+static int ref1(enum ref_rounding rd, const char *sp, const struct val *v)
+{
+    struct ref_options opt = { REF_DIALECT_ISO, REF_ENCODING_C, rd };
+    int r;
+    switch (v->kind) {
+    case V_D: r = ref_snprintf_ex(one, sizeof one, &opt, sp, v->d); break;
+    case V_LD: r = ref_snprintf_ex(one, sizeof one, &opt, sp, v->ld); break;
+    default: r = ref_snprintf_ex(one, sizeof one, &opt, sp, v->i); break;
+    }
+    return r >= 0 && (size_t)r < sizeof one ? r : -1;
+}
+#pragma GCC diagnostic pop
+
+/* "%<flags><width>.<prec><len><conv>" with '*' values made explicit (a
+ * negative '*' width is the '-' flag, a negative '*' precision none);
+ * drop: flags left out; width < 0 / prec < 0: none. */
+static void respec(char *sp, size_t cap, const char *flags, const char *drop, int width, int prec,
+                   const char *len, char conv)
+{
+    size_t k = 0;
+    sp[k++] = '%';
+    for (const char *f = flags; *f && k < cap - 40; f++)
+        if (!strchr(drop, *f)) sp[k++] = *f;
+    sp[k] = 0;
+    char tail[48];
+    char *t = tail;
+    if (width >= 0) t += sprintf(t, "%d", width);
+    if (prec >= 0) t += sprintf(t, ".%d", prec);
+    sprintf(t, "%s%c", len, conv);
+    snprintf(sp + k, cap - k, "%s", tail);
+}
+
+/* The value an integer conversion prints, after its length modifier. */
+static unsigned long long int_as(long long v, const char *len)
+{
+    if (!strcmp(len, "hh")) return (unsigned char)v;
+    if (!strcmp(len, "h")) return (unsigned short)v;
+    if (!*len) return (unsigned)v;
+    return (unsigned long long)v;
+}
+
+/* The exponent of an %e output ("...e+01" -> 1); *at: where its sign is. */
+static int exp_of(const char *s, size_t n, size_t *at)
+{
+    size_t i = n;
+    while (i && s[i - 1] != 'e' && s[i - 1] != 'E') i--;
+    if (!i) return 0;
+    *at = i;
+    return atoi(s + i);
+}
+
+/* The buggy output of one conversion, appended to o: 1; 0 when the bug is
+ * not in this conversion's situation (the caller prints it correctly);
+ * -1 when it does not fit. flags/width/prec are normalised (width < 0:
+ * none; prec < 0: none; a negative '*' width already made '-'). */
+static int planted_conv(struct out *o, const char *flags, int width, int prec, const char *len, char conv,
+                        const struct val *v)
+{
+    char sp[96];
+    int r;
+    switch (bug) {
+    case B_HH_TRUNC:
+        /* the length modifier is parsed, then ignored: the int is printed */
+        if (v->kind != V_LL || strcmp(len, "hh") || !strchr("diouxX", conv)) return 0;
+        respec(sp, sizeof sp, flags, "", width, prec, "", conv);
+        if ((r = ref1(REF_ROUND_NEAREST, sp, v)) < 0) return -1;
+        put(o, one, (size_t)r);
+        return 1;
+    case B_ALT_OCTAL_ZERO:
+        /* '#': "0" + digits, though the digits of 0 already are "0" */
+        if (conv != 'o' || !strchr(flags, '#') || prec >= 0 || int_as(v->i, len) != 0) return 0;
+        respec(sp, sizeof sp, flags, "-0", -1, -1, len, conv);
+        if ((r = ref1(REF_ROUND_NEAREST, sp, v)) < 0) return -1; /* "0" */
+        memcpy(one + r, "0", 2);
+        put_padded(o, flags, width, one, (size_t)r + 1);
+        return 1;
+    case B_ROUND_PREC17:
+        /* past 17 digits: exact digits, the last one truncated */
+        if (v->kind != V_D || prec <= 17 || !strchr("eEfFgG", conv)) return 0;
+        respec(sp, sizeof sp, flags, "", width, prec, len, conv);
+        if ((r = ref1(REF_ROUND_TOWARD_ZERO, sp, v)) < 0) return -1;
+        put(o, one, (size_t)r);
+        return 1;
+    case B_EXP_CARRY: {
+        /* the exponent is fixed before rounding; a carry out of the one
+         * digit ("9.5" -> "10") makes the digit "1" but leaves the exponent */
+        if (prec != 0 || (conv != 'e' && conv != 'E')) return 0;
+        if (v->kind == V_D ? !isfinite(v->d) : v->kind == V_LD ? !isfinite(v->ld) : 1) return 0;
+        if (v->kind == V_D ? v->d == 0 : v->ld == 0) return 0;
+        respec(sp, sizeof sp, flags, "-0", -1, 0, len, conv);
+        size_t at = 0, at0 = 0;
+        if ((r = ref1(REF_ROUND_TOWARD_ZERO, sp, v)) < 0) return -1;
+        int x0 = exp_of(one, (size_t)r, &at0); /* the exponent before rounding */
+        if ((r = ref1(REF_ROUND_NEAREST, sp, v)) < 0) return -1;
+        int x = exp_of(one, (size_t)r, &at);
+        if (!at || x == x0) return 0;
+        char body[64];
+        if (at > 40) return -1;
+        memcpy(body, one, at);
+        int m = snprintf(body + at, sizeof body - at, "%c%02d", x0 < 0 ? '-' : '+', x0 < 0 ? -x0 : x0);
+        put_padded(o, flags, width, body, at + (size_t)m);
+        return 1;
+    }
+    default:
+        return 0;
     }
 }
 
@@ -165,16 +330,31 @@ static int drive(struct out *o, const char *fmt, va_list ap)
 #pragma GCC diagnostic ignored "-Wformat-security"
 #pragma GCC diagnostic ignored "-Wformat"
 #pragma GCC diagnostic ignored "-Wformat-extra-args"
+        /* normalised for planted_conv: a negative '*' width is '-' */
+        char nflags[10];
+        strcpy(nflags, flags);
+        int nw = width, npr = prec < 0 ? -1 : prec;
+        if (star_w && nw < 0) {
+            strcat(nflags, "-");
+            nw = -nw;
+        }
         int is_ll = !strcmp(len, "l") || !strcmp(len, "ll") || !strcmp(len, "j") || !strcmp(len, "z") ||
                     !strcmp(len, "t");
         switch (conv) {
         case '%':
             r = ref_snprintf(room, left, "%s", "%");
             break;
-        case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'b': case 'B':
-            if (is_ll) { long long v = va_arg(ap, long long); r = PRINT1(v); }
-            else { int v = va_arg(ap, int); r = PRINT1(v); }
+        case 'd': case 'i': case 'o': case 'u': case 'x': case 'X': case 'b': case 'B': {
+            struct val pv = { V_LL, 0, 0, 0 };
+            if (is_ll) { long long v = va_arg(ap, long long); pv.i = v; }
+            else { int v = va_arg(ap, int); pv.i = v; }
+            int k = planted_conv(o, nflags, nw, npr, len, conv, &pv);
+            if (k < 0) return -1;
+            if (k) continue;
+            if (is_ll) { long long v = pv.i; r = PRINT1(v); }
+            else { int v = (int)pv.i; r = PRINT1(v); }
             break;
+        }
         case 'c':
             if (len[0] == 'l') { wint_t v = va_arg(ap, wint_t); r = PRINT1(v); }
             else { int v = va_arg(ap, int); r = PRINT1(v); }
@@ -196,10 +376,18 @@ static int drive(struct out *o, const char *fmt, va_list ap)
         default: /* floats */
             if (len[0] == 'L') {
                 long double v = va_arg(ap, long double);
+                struct val pv = { V_LD, 0, 0, v };
+                int k = planted_conv(o, nflags, nw, npr, len, conv, &pv);
+                if (k < 0) return -1;
+                if (k) continue;
                 r = PRINT1(v);
             } else {
                 double v = va_arg(ap, double);
-                if ((conv == 'f' || conv == 'F') && isfinite(v) && pr <= 12 &&
+                struct val pv = { V_D, 0, v, 0 };
+                int k = planted_conv(o, nflags, nw, npr, len, conv, &pv);
+                if (k < 0) return -1;
+                if (k) continue;
+                if (bug == B_FLOAT_ROUND && (conv == 'f' || conv == 'F') && isfinite(v) && pr <= 12 &&
                     fabs(v) * pow(10, pr < 0 ? 6 : pr) < 9e15) {
                     char fl2[10];
                     strcpy(fl2, flags);
@@ -227,7 +415,8 @@ static int drive(struct out *o, const char *fmt, va_list ap)
 
 static int planted_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-    if (bug != B_FLOAT_ROUND) return ref_vsnprintf(buf, size, fmt, ap);
+    if (bug == B_MISCOUNT_4096) return count_of(ref_vsnprintf(buf, size, fmt, ap));
+    if (bug < B_FLOAT_ROUND) return ref_vsnprintf(buf, size, fmt, ap);
     va_list cp;
     va_copy(cp, ap);
     struct out o = { 0 };
@@ -260,7 +449,9 @@ const struct scn_target *fz_planted_target(void)
     for (int i = 0; fz_planted_names[i]; i++)
         if (!strcmp(e, fz_planted_names[i])) {
             bug = (enum bug)i;
-            if (bug == B_FLOAT_ROUND) planted.vscnprintf = NULL; /* canonical wrapper over the buggy C99 call */
+            /* the per-conversion bugs: the canonical scnprintf wrapper over
+             * the buggy C99 call; the others: the planted scnprintf family */
+            planted.vscnprintf = bug >= B_FLOAT_ROUND && bug != B_MISCOUNT_4096 ? NULL : planted_vscnprintf;
             return &planted;
         }
     return NULL;
