@@ -144,6 +144,7 @@ enum scn_decode_flags {
     SCN_DECODE_NO_WIDE = 1u << 4,    /* no %lc / %ls */
     SCN_DECODE_NO_N = 1u << 5,       /* no %n */
     SCN_DECODE_NO_BINARY = 1u << 6,  /* with SCN_DECODE_C23: still no %b/%B */
+    SCN_DECODE_SHORT_LD = 1u << 7,   /* long doubles of %e/%f/%g kept within 2^+-1100 */
 };
 
 /* Decodes fuzzer bytes into a well-defined case of the dialect: every
