@@ -212,6 +212,8 @@ def main():
         build(engines)
     results = {}
     started = time.strftime("%Y-%m-%d %H:%M")
+    rev = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout.strip() or "?"
     with tempfile.TemporaryDirectory(prefix="scn-bench-planted-") as tmp:
         for bug in bugs:
             results[bug] = {}
@@ -230,7 +232,7 @@ def main():
                 results[bug][e] = runs
     md = table(results, engines, args.seconds)
     load = os.getloadavg()
-    note = (f"\n\n{started}, {os.cpu_count()} cores (load {load[0]:.1f}), {args.runs} runs per cell, "
+    note = (f"\n\n{started}, tree {rev}, {os.cpu_count()} cores (load {load[0]:.1f}), {args.runs} runs per cell, "
             f"cap {args.seconds} s; medians over all runs (a run without a finding counts as beyond the cap).\n"
             f"`/usr/bin/python3 bench/planted.py --runs {args.runs} --seconds {args.seconds}`\n")
     print(md + note)
@@ -238,7 +240,7 @@ def main():
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(md + note)
     out.with_suffix(".json").write_text(json.dumps(results, indent=1) + "\n")
-    bad = [r for r in results.get("none", {}).values() for r in r if r["found"]]
+    bad = [run for runs in results.get("none", {}).values() for run in runs if run["found"]]
     if bad:
         print(f"planted.py: the control `none` gave findings: {bad[:2]}", file=sys.stderr)
         return 1

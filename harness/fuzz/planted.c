@@ -174,7 +174,7 @@ static int ref1(enum ref_rounding rd, const char *sp, const struct val *v)
 
 /* "%<flags><width>.<prec><len><conv>" with '*' values made explicit (a
  * negative '*' width is the '-' flag, a negative '*' precision none);
- * drop: flags left out; width < 0 / prec < 0: none. */
+ * drop: flags left out; width <= 0 / prec < 0: none. */
 static void respec(char *sp, size_t cap, const char *flags, const char *drop, int width, int prec,
                    const char *len, char conv)
 {
@@ -185,7 +185,7 @@ static void respec(char *sp, size_t cap, const char *flags, const char *drop, in
     sp[k] = 0;
     char tail[48];
     char *t = tail;
-    if (width >= 0) t += sprintf(t, "%d", width);
+    if (width > 0) t += sprintf(t, "%d", width); /* (a width of 0 would read as the 0 flag) */
     if (prec >= 0) t += sprintf(t, ".%d", prec);
     sprintf(t, "%s%c", len, conv);
     snprintf(sp + k, cap - k, "%s", tail);
