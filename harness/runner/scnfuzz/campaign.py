@@ -2,9 +2,11 @@
 AFL++) fuzzers of build/fuzz, in campaign mode (SCN_FUZZ_CONTINUE=1: each
 signature recorded once, the run goes on), every finding appended to the run's
 findings.jsonl by the fuzzers themselves (SCN_FINDINGS)."""
+import hashlib
 import os
 import pathlib
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -27,6 +29,7 @@ FUZZER_TARGETS = {
 STATUS_RE = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)")
 RATE_RE = re.compile(r"exec/s: (\d+)")
 DONE_RE = re.compile(r"^Done (\d+) runs in (\d+) second")
+CORP_RE = re.compile(r" corp: (\d+)/")
 
 
 def choose_fuzzer(args):
@@ -68,44 +71,79 @@ def _die_with_parent():
         pass
 
 
+def libfuzzer_options(fuzzer):
+    """The [libfuzzer] section of harness/fuzz/<fuzzer>.options as command-line
+    flags (what OSS-Fuzz passes too): -max_len, -entropic, -dict (its path
+    relative to harness/fuzz), ..."""
+    fdir = build.ROOT / "harness" / "fuzz"
+    out, section = [], None
+    try:
+        lines = (fdir / f"{fuzzer}.options").read_text().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            section = line.strip("[]").strip()
+            continue
+        key, eq, val = (x.strip() for x in line.partition("="))
+        if section == "libfuzzer" and eq and key:
+            if key == "dict":
+                val = str(fdir / val)
+            out.append(f"-{key}={val}")
+    if not any(o.startswith("-dict=") for o in out) and (fdir / "printf.dict").is_file():
+        out.append(f"-dict={fdir / 'printf.dict'}")
+    return out
+
+
+def count_units(d):
+    """Inputs in a corpus directory (regular files, not hidden)."""
+    try:
+        return sum(1 for e in os.scandir(d) if e.is_file() and not e.name.startswith("."))
+    except OSError:
+        return 0
+
+
 class Job:
+    """One fuzzer process (worker `idx`) of a campaign, restarted after a crash.
+    Its findings go to its own file fuzz/<fuzzer>-<idx>.findings.jsonl, folded
+    into the run's findings.jsonl by Run.fold_worker_findings (one line never
+    interleaves with another worker's)."""
+
     def __init__(self, idx, fuzzer, path, run, corpus, args, env, seed):
         self.idx, self.fuzzer, self.path, self.run = idx, fuzzer, path, run
-        self.corpus, self.args, self.env, self.seed = corpus, args, env, seed
+        self.corpus, self.args, self.seed = corpus, args, seed
+        self.env = dict(env, SCN_FINDINGS=str(run.path / "fuzz" / f"{fuzzer}-{idx}.findings.jsonl"))
         self.execs_done = 0      # executions of finished incarnations
         self.execs = 0           # of the current incarnation
         self.cov = self.ft = self.rate = 0
+        self.reloads = 0         # libFuzzer RELOAD lines: other workers' units that added coverage here
+        self.imported = 0        # AFL++ corpus_imported: the same, from the other instances' queues
+        self.inited_units = None  # libFuzzer INITED line: corpus units kept at start-up
         self.restarts = 0
         self.proc = None
         self.log = open(run.path / "fuzz" / f"{fuzzer}-{idx}.log", "ab")
         self.thread = None
         self.exit_codes = []
 
-    def start(self, seconds, engine):
+    def start(self, seconds, engine, afl_in=None):
         art = self.run.path / "artifacts"
         art.mkdir(exist_ok=True)
         if engine == "afl":
-            seeds = build.ROOT / "corpus" / "fuzz" / self.fuzzer
-            if not seeds.is_dir() or not any(seeds.iterdir()):
-                seeds = self.run.path / "fuzz" / "afl-seeds"
-                seeds.mkdir(parents=True, exist_ok=True)
-                (seeds / "seed-0").write_bytes(b"\x00%d")
             self.afl_out = self.run.path / "fuzz" / "afl"
-            cmd = ["afl-fuzz", "-i", str(seeds), "-o", str(self.afl_out), "-V", str(max(1, int(seconds))),
+            cmd = ["afl-fuzz", "-i", str(afl_in), "-o", str(self.afl_out), "-V", str(max(1, int(seconds))),
                    "-M" if self.idx == 0 else "-S", f"j{self.idx}", "--", str(self.path)]
             env = dict(self.env, AFL_NO_UI="1", AFL_SKIP_CPUFREQ="1", AFL_NO_AFFINITY="1",
-                       AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1", AFL_SKIP_CRASHES="1")
+                       AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1", AFL_SKIP_CRASHES="1",
+                       AFL_AUTORESUME="1")  # a restarted instance goes on with its queue
         else:
             seeds = build.ROOT / "corpus" / "fuzz" / self.fuzzer
             cmd = [str(self.path), str(self.corpus)] + ([str(seeds)] if seeds.is_dir() else []) + [
                    f"-max_total_time={max(1, int(seconds))}",
                    "-timeout=10", "-rss_limit_mb=4096", "-print_final_stats=1", f"-seed={self.seed + self.restarts}",
-                   f"-artifact_prefix={art}/{self.fuzzer}-", "-reload=1"]
-            for d in (build.ROOT / "harness" / "fuzz" / f"{self.fuzzer}.dict",
-                      build.ROOT / "harness" / "fuzz" / "printf.dict"):
-                if d.is_file():
-                    cmd.append(f"-dict={d}")
-                    break
+                   f"-artifact_prefix={art}/{self.fuzzer}-", "-reload=1"] + libfuzzer_options(self.fuzzer)
             env = self.env
         self.started = time.monotonic()
         self.log.write((" ".join(cmd) + "\n").encode())
@@ -127,6 +165,11 @@ class Job:
                 r = RATE_RE.search(line)
                 if r:
                     self.rate = int(r.group(1))
+                if m.group(2) == "RELOAD":
+                    self.reloads += 1
+                elif m.group(2) == "INITED" and self.inited_units is None:
+                    c = CORP_RE.search(line)
+                    self.inited_units = int(c.group(1)) if c else None
                 continue
             m = DONE_RE.match(line)
             if m:
@@ -138,10 +181,12 @@ class Job:
                     pass
         self.log.flush()
 
-    def finish(self):
+    def finish(self, engine):
         rc = self.proc.wait()
         if self.thread:
             self.thread.join(timeout=5)
+        if engine == "afl":  # its final fuzzer_stats (written as it exits)
+            self.poll_afl_stats()
         self.execs_done += self.execs
         self.execs = 0
         self.exit_codes.append(rc)
@@ -159,12 +204,23 @@ class Job:
             self.rate = int(float(st.get("execs_per_sec", self.rate)))
             self.cov = int(st.get("corpus_count", self.cov))
             self.ft = int(float(st.get("bitmap_cvg", "0").rstrip("%")) * 100)
+            self.imported = int(st.get("corpus_imported", self.imported))
         except (ValueError, OverflowError):
             pass
 
     @property
     def total_execs(self):
         return self.execs_done + self.execs
+
+    def summary(self, engine):
+        out = {"worker": self.idx, "executions": self.total_execs, "restarts": self.restarts,
+               "exit_codes": self.exit_codes, "log": f"fuzz/{self.fuzzer}-{self.idx}.log"}
+        if engine == "afl":
+            out["imported"] = self.imported
+        else:
+            out["reloads"] = self.reloads
+            out["inited_units"] = self.inited_units
+        return out
 
 
 def _crash_finding(run, job, rc, before, replay_fuzzer):
@@ -175,18 +231,7 @@ def _crash_finding(run, job, rc, before, replay_fuzzer):
     for a in new:
         kind = a.name[len(job.fuzzer) + 1:].split("-")[0]
         klass = {"timeout": "hang", "slow": "hang", "oom": "crash", "leak": "memory-safety"}.get(kind, "crash")
-        case = ""
-        try:
-            rp = build.tool("scn-replay")
-            p = subprocess.run([str(rp), "-q", "--fuzzer", replay_fuzzer, str(a)], capture_output=True,
-                               timeout=20)
-            for line in p.stdout.decode("utf-8", "replace").splitlines():
-                if line.startswith("case "):
-                    k = line.rfind("  [")
-                    case = line[5:k if k > 0 else None]
-                    break
-        except (SetupError, subprocess.TimeoutExpired, OSError):
-            pass
+        case = _replay_case(a, replay_fuzzer)
         log_tail = ""
         try:
             txt = job.log.name and pathlib.Path(job.log.name).read_text(errors="replace")
@@ -197,11 +242,11 @@ def _crash_finding(run, job, rc, before, replay_fuzzer):
         sig = f"{klass}:{job.fuzzer}:{(log_tail.split(' in ')[-1] if ' in ' in log_tail else kind)[:80]}"
         out.append({"oracle": klass, "classification": klass, "case": case or '""', "signature": sig,
                     "detail": log_tail or f"{job.fuzzer} exited {rc}", "artifact": str(a.relative_to(run.path)),
-                    "fuzzer": job.fuzzer, "source": "fuzz", "outputs": {}})
+                    "fuzzer": job.fuzzer, "worker": job.idx, "source": "fuzz", "outputs": {}})
     if not new:
         out.append({"oracle": "crash", "classification": "crash", "case": '""',
                     "signature": f"crash:{job.fuzzer}:exit{rc}", "detail": f"{job.fuzzer} exited {rc} without an artifact",
-                    "fuzzer": job.fuzzer, "source": "fuzz", "outputs": {}})
+                    "fuzzer": job.fuzzer, "worker": job.idx, "source": "fuzz", "outputs": {}})
     return out
 
 
@@ -218,21 +263,27 @@ def _last_error(job):
     return lines[-1][:200] if lines else "no output"
 
 
-def _afl_artifact_finding(run, a, kind, fuzzer, replay_cfg):
-    case = ""
+def _replay_case(artifact, replay_cfg):
+    """The case (text form) a raw fuzzer input decodes to, through scn-replay; "" if unknown."""
     try:
         rp = build.tool("scn-replay")
-        p = subprocess.run([str(rp), "-q", "--fuzzer", replay_cfg, str(a)], capture_output=True, timeout=20)
-        for line in p.stdout.decode("utf-8", "replace").splitlines():
-            if line.startswith("case "):
-                k = line.rfind("  [")
-                case = line[5:k if k > 0 else None]
-                break
+        p = subprocess.run([str(rp), "-q", "--fuzzer", replay_cfg, str(artifact)], capture_output=True,
+                           timeout=20)
     except (SetupError, subprocess.TimeoutExpired, OSError):
-        pass
+        return ""
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        if line.startswith("case "):
+            k = line.rfind("  [")
+            return line[5:k if k > 0 else None]
+    return ""
+
+
+def _afl_artifact_finding(run, a, kind, fuzzer, replay_cfg):
+    case = _replay_case(a, replay_cfg)
     return {"oracle": kind, "classification": kind, "case": case or '""',
             "signature": f"{kind}:{fuzzer}:afl:{case or a.name}", "detail": f"AFL++ saved {a.parent.name}/{a.name}",
-            "artifact": str(a.relative_to(run.path)), "fuzzer": fuzzer, "source": "fuzz", "outputs": {}}
+            "artifact": str(a.relative_to(run.path)), "fuzzer": fuzzer, "worker": int(a.parent.parent.name[1:]),
+            "source": "fuzz", "outputs": {}}
 
 
 _stop = {"sig": None}
@@ -260,6 +311,78 @@ def run_fuzz(args):
             signal.signal(s, h)
 
 
+def campaign_corpus(fuzzer, args=None):
+    """The campaign corpus of a fuzzer: kept between campaigns (both engines), so
+    the next campaign resumes from it; --corpus DIR chooses another."""
+    if args is not None and getattr(args, "corpus", None):
+        return pathlib.Path(args.corpus).resolve()
+    fbd = pathlib.Path(build.build_dir_for("fuzz") or build.ROOT / "build" / "fuzz")
+    return fbd / "campaign-corpus" / fuzzer
+
+
+def _prepare_corpus(args, fuzzer):
+    """The campaign corpus directory and how many units the campaign resumes
+    from; --fresh moves the previous units aside (<dir>.prev) first."""
+    corpus = campaign_corpus(fuzzer, args)
+    if corpus.exists() and not corpus.is_dir():
+        raise UsageError(f"--corpus {corpus}: exists and is not a directory")
+    if getattr(args, "fresh", False) and count_units(corpus):
+        prev = corpus.with_name(corpus.name + ".prev")
+        if prev.exists():
+            shutil.rmtree(prev)
+        os.replace(corpus, prev)
+        sys.stderr.write(f"scnfuzz: --fresh: the previous campaign corpus ({count_units(prev)} units) "
+                         f"moved to {shown_path(prev)}\n")
+    try:
+        corpus.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UsageError(f"cannot create the campaign corpus {corpus}: {e.strerror}") from None
+    return corpus, count_units(corpus)
+
+
+def shown_path(p):
+    """A path as shown to the user: relative to the repository when inside it."""
+    try:
+        return str(pathlib.Path(p).resolve().relative_to(build.ROOT))
+    except ValueError:
+        return str(p)
+
+
+def _afl_input(run, fuzzer, corpus):
+    """AFL++ takes one input directory: the seeds plus the campaign corpus
+    (hard links), or one input of the empty format when both are empty."""
+    d = run.path / "fuzz" / "afl-in"
+    if d.exists():
+        shutil.rmtree(d)
+    d.mkdir(parents=True)
+    for src in (build.ROOT / "corpus" / "fuzz" / fuzzer, corpus):
+        for e in (os.scandir(src) if src.is_dir() else []):
+            if e.is_file() and not e.name.startswith(".") and not (d / e.name).exists():
+                try:
+                    os.link(e.path, d / e.name)
+                except OSError:
+                    shutil.copyfile(e.path, d / e.name)
+    if not count_units(d):
+        (d / "seed-0").write_bytes(b"\x00%d")
+    return d
+
+
+def _harvest_afl_queue(afl_out, corpus):
+    """Inputs the AFL++ instances found (not their inputs, not synced copies)
+    into the campaign corpus, named by SHA-1 like libFuzzer's, so the next
+    campaign (either engine) resumes from them. Returns how many were new."""
+    new = 0
+    for q in sorted(afl_out.glob("*/queue/id:*")):
+        if ",orig:" in q.name or ",sync:" in q.name or not q.is_file():
+            continue
+        data = q.read_bytes()
+        dst = corpus / hashlib.sha1(data).hexdigest()
+        if not dst.exists():
+            dst.write_bytes(data)
+            new += 1
+    return new
+
+
 def _run(args, fuzzer, planted):
     engine = args.engine
     if engine == "afl":
@@ -268,6 +391,7 @@ def _run(args, fuzzer, planted):
         path = build.tool(fuzzer, preset="fuzz")
     replay_cfg = {"fuzz_iso_diff": "iso_diff", "fuzz_kernel_diff": "kernel_diff", "fuzz_ref": "ref",
                   "fuzz_planted": "planted"}.get(fuzzer, "ref")
+    corpus, resumed = _prepare_corpus(args, fuzzer)
     run = Run.create("fuzz", args.out)
     (run.path / "fuzz").mkdir(exist_ok=True)
     if planted:
@@ -283,29 +407,35 @@ def _run(args, fuzzer, planted):
     targets = [known.get(n, {"name": n, "version": "planted bug " + (planted or "") if n == "planted" else None,
                              "dialect": "iso" if n != "ref-kernel" and n != "kernel" else "kernel",
                              "scnprintf": "native", "where": "in-process"}) for n in tnames]
+    seeds = build.ROOT / "corpus" / "fuzz" / fuzzer
     part = {"kind": "fuzz", "engine": engine, "fuzzer": fuzzer, "targets": targets, "dialect": dialect,
             "jobs": args.jobs, "time_s": args.time, "started": utc_iso(), "status": "running",
-            "executions": 0}
+            "executions": 0, "corpus": str(corpus), "resumed_units": resumed, "seed_units": count_units(seeds),
+            "fresh": bool(getattr(args, "fresh", False))}
     if planted:
         part["planted"] = planted
     pidx = run.add_part(part)
-    fbd = pathlib.Path(build.build_dir_for("fuzz") or build.ROOT / "build" / "fuzz")
-    corpus = fbd / "campaign-corpus" / fuzzer
-    corpus.mkdir(parents=True, exist_ok=True)
-    env = dict(os.environ, SCN_FINDINGS=str(run.findings_path), SCN_FUZZ_CONTINUE="1")
+    env = dict(os.environ, SCN_FUZZ_CONTINUE="1")
     if engine == "libfuzzer":
         env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1")
     if planted:
         env["SCN_PLANTED"] = planted
     run.findings_path.touch()
+    prog = Progress(f"fuzz {fuzzer}", every=10.0)
+    if resumed:
+        prog.update(f"resuming from {resumed} units of the previous campaign(s) in {shown_path(corpus)} "
+                    f"(and the {part['seed_units']} seeds); --fresh starts from the seeds only", force=True)
+    else:
+        prog.update(f"starting from the {part['seed_units']} seeds of {shown_path(seeds)}; new units go to "
+                    f"{shown_path(corpus)}", force=True)
+    afl_in = _afl_input(run, fuzzer, corpus) if engine == "afl" else None
     t0 = time.monotonic()
     deadline = t0 + args.time
     jobs = [Job(i, fuzzer, path, run, corpus, args, env, seed=1000 + 7919 * i + int(time.time()) % 100000)
             for i in range(args.jobs)]
     before = set((run.path / "artifacts").glob("*")) if (run.path / "artifacts").exists() else set()
     for j in jobs:
-        j.start(args.time, engine)
-    prog = Progress(f"fuzz {fuzzer}", every=10.0)
+        j.start(args.time, engine, afl_in)
     nraw0 = len(read_jsonl(run.findings_path))
     interrupted = False
     forwarded = False
@@ -334,15 +464,16 @@ def _run(args, fuzzer, planted):
                         os.killpg(j.proc.pid, signal.SIGKILL)
                     except OSError:
                         pass
+        run.fold_worker_findings()
         alive = 0
         for j in jobs:
-            if engine == "afl":
-                j.poll_afl_stats()
             if j.proc.poll() is None:
+                if engine == "afl":  # (a finished instance's count is in execs_done)
+                    j.poll_afl_stats()
                 alive += 1
                 continue
             if j.proc.returncode is not None and not getattr(j, "_reaped", False):
-                rc = j.finish()
+                rc = j.finish(engine)
                 j._reaped = True
                 new_art = set((run.path / "artifacts").glob("*")) - before
                 if rc != 0 and not interrupted and not new_art and now - j.started < 5 and j.execs_done == 0:
@@ -359,13 +490,14 @@ def _run(args, fuzzer, planted):
                     raise SetupError(f"{fuzzer} failed at start-up (exit {rc}): {_last_error(j)} "
                                      f"(log: {j.log.name})")
                 if rc not in (0,) and not interrupted and now < deadline - 1:
+                    run.fold_worker_findings()
                     for fnd in _crash_finding(run, j, rc, before, replay_cfg):
                         run.append_finding(fnd)
                     before = set((run.path / "artifacts").glob("*"))
                     if j.restarts < 20 and deadline - now > 3:
                         j.restarts += 1
                         j._reaped = False
-                        j.start(deadline - now, engine)
+                        j.start(deadline - now, engine, afl_in)
                         alive += 1
         try:
             fsize = run.findings_path.stat().st_size
@@ -389,22 +521,25 @@ def _run(args, fuzzer, planted):
         time.sleep(0.25)
     for j in jobs:
         if not getattr(j, "_reaped", False):
-            j.finish()
-        if engine == "afl":
-            j.poll_afl_stats()
-            j.execs_done, j.execs = j.execs_done + j.execs, 0
+            j.finish(engine)
         j.log.close()
-    if engine == "afl":  # inputs that crashed or hung the AFL++ target
+    run.fold_worker_findings()
+    if engine == "afl":  # inputs that crashed or hung the AFL++ target; the queue into the campaign corpus
         for kind, sub in (("crash", "crashes"), ("hang", "hangs")):
             for a in sorted((run.path / "fuzz" / "afl").glob(f"*/{sub}/id*")):
                 run.append_finding(_afl_artifact_finding(run, a, kind, fuzzer, replay_cfg))
+        _harvest_afl_queue(run.path / "fuzz" / "afl", corpus)
+        shutil.rmtree(afl_in, ignore_errors=True)
     dur = time.monotonic() - t0
     execs = sum(j.total_execs for j in jobs)
     raw = read_jsonl(run.findings_path)
-    prog.done(f"{'interrupted' if interrupted else 'done'} after {dur:.1f}s: {execs} executions, "
-              f"{len(raw) - nraw0} raw finding(s)")
+    units_end = count_units(corpus)
+    prog.done(f"{'interrupted' if interrupted else 'done'} after {dur:.1f}s: {execs} executions "
+              f"({len(jobs)} worker{'s' if len(jobs) > 1 else ''}), {len(raw) - nraw0} raw finding(s); "
+              f"campaign corpus {shown_path(corpus)}: {resumed} -> {units_end} units")
     run.update_part(pidx, status="interrupted" if interrupted else "done", executions=execs,
                     duration_s=round(dur, 3), coverage=max(j.cov for j in jobs),
                     restarts=sum(j.restarts for j in jobs), finished=utc_iso(),
-                    exit_codes=[j.exit_codes for j in jobs])
+                    exit_codes=[j.exit_codes for j in jobs], corpus_units=units_end,
+                    workers=[j.summary(engine) for j in jobs])
     return run, interrupted

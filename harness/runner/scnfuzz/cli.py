@@ -78,6 +78,11 @@ def make_parser():
     p.add_argument("--time", type=float, default=60.0, metavar="S", help="seconds (default 60)")
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="parallel fuzzer processes (default 1)")
     p.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
+    p.add_argument("--corpus", metavar="DIR", help="the campaign corpus: where the workers share and keep "
+                   "their units (default: build/fuzz/campaign-corpus/<fuzzer>, kept between campaigns, "
+                   "so the next one resumes from it)")
+    p.add_argument("--fresh", action="store_true", help="start from the seeds only: the campaign corpus's "
+                   "previous units are moved to <corpus>.prev first")
     _add_out(p)
     _add_minimize(p, 30.0)
 

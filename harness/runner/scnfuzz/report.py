@@ -152,6 +152,9 @@ def _findings(run, minimize, budget_s, quiet):
         for k in ("category", "citation", "where", "size", "family", "artifact", "fuzzer"):
             if rep.get(k) is not None and k not in item:
                 item[k] = rep[k]
+        workers = sorted({f["worker"] for f in fs if isinstance(f.get("worker"), int)})
+        if workers:  # the campaign's fuzzer processes that found it
+            item["workers"] = workers
         out.append(item)
     if cache:
         (run.path / "minimized.json").write_text(json.dumps(cache, indent=1) + "\n")
@@ -424,6 +427,7 @@ def write_junit(rep, path):
 
 def report_command(args):
     run = Run.open(args.dir)
+    run.fold_worker_findings()  # what a killed campaign's fuzzers wrote after its last fold
     rep = build_report(run, minimize=not args.no_minimize, budget_s=args.minimize_time)
     print_summary(rep, run.path)
     return exit_code(rep)

@@ -116,6 +116,54 @@ class Run:
             f.write(json.dumps(obj, sort_keys=False) + "\n")
             f.flush()
 
+    def fold_worker_findings(self):
+        """Appends to findings.jsonl the complete lines that the fuzzer processes
+        of a campaign wrote to their own files (fuzz/<fuzzer>-<worker>.findings.jsonl)
+        since the last fold, each with "worker": <worker>. Idempotent: the offsets
+        folded so far are kept in fuzz/folded.json. Returns the lines folded."""
+        d = self.path / "fuzz"
+        files = sorted(d.glob("*.findings.jsonl")) if d.is_dir() else []
+        if not files:
+            return 0
+        state_p = d / "folded.json"
+        try:
+            state = json.loads(state_p.read_text())
+        except (OSError, ValueError):
+            state = {}
+        old, out = dict(state), []
+        for fp in files:
+            off = state.get(fp.name, 0)
+            try:
+                with open(fp, "rb") as f:
+                    f.seek(off)
+                    data = f.read()
+            except OSError:
+                continue
+            end = data.rfind(b"\n")
+            stem = fp.name[:-len(".findings.jsonl")].rsplit("-", 1)
+            if end < 0 or len(stem) != 2 or not stem[1].isdigit():
+                continue
+            worker = int(stem[1])
+            for raw in data[:end].splitlines():
+                try:
+                    obj = json.loads(raw.decode("utf-8", "replace"))
+                except ValueError:
+                    continue
+                if isinstance(obj, dict):
+                    obj["worker"] = worker
+                    out.append(json.dumps(obj, sort_keys=False) + "\n")
+            state[fp.name] = off + end + 1
+        if not out and all(state.get(fp.name, 0) == old.get(fp.name, 0) for fp in files):
+            return 0
+        if out:
+            with open(self.findings_path, "a", encoding="utf-8") as f:
+                f.write("".join(out))
+                f.flush()
+        tmp = d / ".folded.json.tmp"
+        tmp.write_text(json.dumps(state) + "\n")
+        os.replace(tmp, state_p)
+        return len(out)
+
 
 def read_jsonl(path):
     """Objects of a JSON-lines file; a torn last line (killed writer) is skipped."""
