@@ -56,7 +56,7 @@ def test_unknown_target_names_the_built_ones():
     assert "unknown target 'nosuchlibc'" in line and "ref" in line and "scnfuzz targets" in line
 
 
-@pytest.mark.parametrize("sub", ["targets", "conform", "fuzz", "replay", "report"])
+@pytest.mark.parametrize("sub", ["targets", "conform", "fuzz", "replay", "report", "corpus"])
 def test_help_everywhere(sub):
     p = run_scnfuzz(sub, "--help", timeout=60)
     assert p.returncode == 0, p.stderr

@@ -105,6 +105,9 @@ def make_parser():
     p.add_argument("dir", metavar="DIR")
     _add_minimize(p, 60.0)
 
+    from . import corpus
+    corpus.add_parser(sub, EPILOG)
+
     sub.add_parser("certify", add_help=False,
                    help="certify a vendored printf (scnfuzz certify --help)")
     return top
@@ -199,6 +202,11 @@ def cmd_report(args):
     return report.report_command(args)
 
 
+def cmd_corpus(args):
+    from . import corpus
+    return corpus.main(args)
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["certify"]:  # its own parser (many options of its own)
@@ -211,7 +219,7 @@ def main(argv=None):
             parser.print_help(sys.stderr)
             return 2
         return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
-                "replay": cmd_replay, "report": cmd_report}[args.cmd](args)
+                "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus}[args.cmd](args)
     except ScnError as e:
         msg = str(e).replace("\n", " ")
         if not msg.startswith("scnfuzz"):
