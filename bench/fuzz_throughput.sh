@@ -35,8 +35,6 @@ objdir=$(dirname "$(find "$cov/impl" -name 'printf.c.gcno' | head -1)")
 work=$(mktemp -d /tmp/scn-fuzz-throughput.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# option of a fuzzer's .options file (max_len)
-opt() { sed -n "s/^$2 *= *//p" "harness/fuzz/$1.options"; }
 
 # impl/src line coverage (the TOTAL line of gcov_summary.py) of replaying DIR
 coverage() {
@@ -51,25 +49,29 @@ rows=()
 for f in $fuzzers; do
   cp -r "corpus/fuzz/$f" "$work/$f"
   nseeds=$(find "$work/$f" -type f | wc -l)
-  max_len=$(opt "$f" max_len)
+  # every [libfuzzer] option of NAME.options (max_len, entropic, ...), as ClusterFuzz passes them
+  mapfile -t fopts < <(sed -n 's/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "harness/fuzz/$f.options" | grep -v '^-dict=')
   (cd "$work" && SCN_FUZZ_CONTINUE=1 SCN_FINDINGS="$work/$f.findings" \
-    "$fb/harness/fuzz/$f" -max_total_time="$T" -seed=1 -max_len="$max_len" \
+    /usr/bin/time -f '%U %S' -o "$work/$f.cpu" \
+    "$fb/harness/fuzz/$f" -max_total_time="$T" -seed=1 "${fopts[@]}" \
     -dict="$root/harness/fuzz/printf.dict" -print_final_stats=1 -artifact_prefix="$work/" \
     "$work/$f" >"$work/$f.log" 2>&1) || { tail -30 "$work/$f.log" >&2; echo "fuzz_throughput.sh: $f failed" >&2; exit 1; }
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$f.log")
   eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$f.log")
+  # per CPU second: the machine is shared, wall-clock exec/s understates one core
+  epc=$(awk -v n="$execs" '{ printf "%d", n / ($1 + $2) }' "$work/$f.cpu")
   nfinal=$(find "$work/$f" -type f | wc -l)
   nfind=$( [ -f "$work/$f.findings" ] && wc -l <"$work/$f.findings" || echo 0)
   read -r seedcov seedfrac < <(coverage "$f" "corpus/fuzz/$f")
   read -r fincov finfrac < <(coverage "$f" "$work/$f")
   echo "# $f: $execs execs, $eps exec/s, corpus $nseeds -> $nfinal, impl/ lines $seedcov -> $fincov" >&2
-  rows+=("| \`$f\` | $T | $execs | $eps | $nseeds -> $nfinal | $nfind | $seedcov $seedfrac | $fincov $finfrac |")
+  rows+=("| \`$f\` | $T | $execs | $eps | $epc | $nseeds -> $nfinal | $nfind | $seedcov $seedfrac | $fincov $finfrac |")
   rm -rf "$work/$f"
 done
 
 {
-  echo "| fuzzer | s | executions | exec/s | corpus (seeds -> final) | findings (signatures) | impl/src lines, seeds | impl/src lines, final corpus |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| fuzzer | s | executions | exec/s (wall) | exec per CPU s | corpus (seeds -> final) | findings (signatures) | impl/src lines, seeds | impl/src lines, final corpus |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
   echo
   echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), clang-14 ASan+UBSan libFuzzer, one process per fuzzer;"
