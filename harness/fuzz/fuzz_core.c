@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The guard buffer of each oracle context is kept small (one page): the full
  * call poisons the whole capacity, so a 64 KiB default would dominate the cost
@@ -160,12 +161,20 @@ static void sb_bytes(struct sbuf *b, const unsigned char *bytes, size_t n)
     sb_json(b, q, l < sizeof q ? l : sizeof q - 1);
 }
 
-static void emit(const char *line, size_t n)
+/* line[n] must be writable: the newline goes there, so that each finding is
+ * one write(2) (O_APPEND: lines from several processes never interleave) */
+static void emit(char *line, size_t n)
 {
     if (findings_fp) {
-        fwrite(line, 1, n, findings_fp);
-        fputc('\n', findings_fp);
+        char keep = line[n];
+        line[n] = '\n';
         fflush(findings_fp);
+        for (size_t off = 0; off < n + 1;) {
+            ssize_t w = write(fileno(findings_fp), line + off, n + 1 - off);
+            if (w <= 0) break;
+            off += (size_t)w;
+        }
+        line[n] = keep;
     }
     fwrite(line, 1, n, stderr);
     fputc('\n', stderr);
