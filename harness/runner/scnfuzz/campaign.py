@@ -302,7 +302,8 @@ def run_fuzz(args):
     planted = args.planted
     if fuzzer == "fuzz_planted" and not planted:
         raise UsageError("fuzz_planted needs --planted NAME (ret-would-be, ret-size, nul-at-0, no-nul-exact, "
-                         "overrun-1, float-round, none)")
+                         "overrun-1, float-round, round-prec17, alt-octal-zero, exp-carry, hh-trunc, "
+                         "miscount-4096, none)")
     old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         return _run(args, fuzzer, planted)

@@ -68,7 +68,8 @@ def make_parser():
                    help="targets to compare: ref,glibc,musl (ISO, default) or ref-kernel,kernel; "
                         "ref alone: the reference vs the oracles")
     g.add_argument("--planted", metavar="BUG", help="fuzz a planted bug beside the reference "
-                   "(ret-would-be, ret-size, nul-at-0, no-nul-exact, overrun-1, float-round, none)")
+                   "(ret-would-be, ret-size, nul-at-0, no-nul-exact, overrun-1, float-round, "
+                        "round-prec17, alt-octal-zero, exp-carry, hh-trunc, miscount-4096, none)")
     g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz (fuzz_iso_diff, "
                    "fuzz_kernel_diff, fuzz_ref, fuzz_parse, fuzz_planted)")
     g.add_argument("--libc-cc", metavar="DRIVER", help="fuzz an executor built with this libc's "
