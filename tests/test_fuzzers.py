@@ -169,11 +169,13 @@ def test_planted_bug_changes_only_its_situation(fuzz_build, tmp_path, bug):
     corpus.mkdir()
     env = fuzz_env(tmp_path, SCN_PLANTED=bug, SCN_FUZZ_CONTINUE="1")
     opts = ["-max_len=128", "-len_control=0"] if bug == "miscount-4096" else ["-max_len=64"]
-    r = _run(no_aslr() + [str(binary(fuzz_build, "fuzz_planted")), "-runs=20000", "-seed=2", *opts,
+    # 60,000: exp-carry needed ~25,000-60,000 at -seed=2 once the checking machinery lost its
+    # coverage instrumentation (bench/planted.py: median 12,549 over 5 seeds)
+    r = _run(no_aslr() + [str(binary(fuzz_build, "fuzz_planted")), "-runs=60000", "-seed=2", *opts,
               f"-artifact_prefix={tmp_path}/", str(corpus)], env=env, cwd=tmp_path, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:]
     rows = findings(tmp_path / "findings.jsonl")
-    assert rows, f"{bug}: no finding in 20,000 campaign executions"
+    assert rows, f"{bug}: no finding in 60,000 campaign executions"
     for row in rows:
         if bug == "miscount-4096":
             assert row["oracle"] in COUNT_ORACLES, row
