@@ -76,6 +76,16 @@ enum scn_diff_verdict scn_diff_compare(struct scn_case *c, const struct scn_diff
                                        size_t n, enum scn_dialect dialect,
                                        struct scn_diff_finding *f);
 
+/* The verdicts of localised sub-cases are memoised across calls (exact
+ * keys; only "same" and "allowed"; see differential.c). Off: env
+ * SCN_DIFF_NO_MEMO=1 or scn_diff_set_memo(0) (which also empties it). */
+void scn_diff_set_memo(int on);
+void scn_diff_memo_stats(unsigned long long *hits, unsigned long long *misses);
+
+/* 1 when all n outputs are equal (return value, bytes, %n values): the fast
+ * path of scn_diff_compare, which calls nothing. */
+int scn_diff_agree(const struct scn_diff_out *outs, size_t n);
+
 /* Localises a property to one conversion specification of c: for each valid
  * specification in order, its sub-case (the specification alone, with its
  * own arguments) is passed to pred; the first for which pred returns nonzero

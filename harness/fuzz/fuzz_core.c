@@ -273,6 +273,61 @@ static __attribute__((noinline)) void scrub_stack(void)
     __asm__ volatile("" : : "r"(pad) : "memory");
 }
 
+/* ------------------------------------------------------- coverage fence */
+
+/* An input's coverage feedback must be that of its primary calls (one per
+ * target), the same every time it runs: libFuzzer's -merge, corpus
+ * minimisation and input reduction assume so, and AFL++'s stability too.
+ * The side work does not qualify: the per-size oracles run on every N-th
+ * execution only, and localising a divergence or a finding runs sub-cases
+ * whose verdicts are memoised (differential.c). Their counter increments
+ * would make the coverage of an input depend on the execution count and on
+ * history (units kept for a count bucket nobody can reproduce; "merge"
+ * adding stray units). So the side work runs inside a fence: the coverage
+ * counters are saved before and restored after (libFuzzer: the inline
+ * 8-bit counters, section __sancov_cntrs, weak: scn-replay has none), or,
+ * in AFL++ builds, AFL++'s selective coverage turns the map off and on
+ * (its pass declares __afl_area_ptr in each module it instruments, so the
+ * map cannot be named here). */
+extern unsigned char __start___sancov_cntrs[] __attribute__((weak));
+extern unsigned char __stop___sancov_cntrs[] __attribute__((weak));
+#ifdef __AFL_COVERAGE
+__AFL_COVERAGE();
+#else
+static unsigned char *fence_save;
+static size_t fence_cap;
+#endif
+static int fence_depth;
+
+static void fence_enter(void)
+{
+    if (fence_depth++) return;
+#ifdef __AFL_COVERAGE
+    __AFL_COVERAGE_OFF();
+#else
+    uintptr_t b = (uintptr_t)__start___sancov_cntrs, e = (uintptr_t)__stop___sancov_cntrs;
+    if (!b || e <= b) return;
+    if (e - b > fence_cap) {
+        free(fence_save);
+        fence_save = malloc(e - b);
+        if (!fence_save) abort();
+        fence_cap = e - b;
+    }
+    memcpy(fence_save, __start___sancov_cntrs, e - b);
+#endif
+}
+
+static void fence_leave(void)
+{
+    if (--fence_depth) return;
+#ifdef __AFL_COVERAGE
+    __AFL_COVERAGE_ON();
+#else
+    uintptr_t b = (uintptr_t)__start___sancov_cntrs, e = (uintptr_t)__stop___sancov_cntrs;
+    if (b && e > b && e - b <= fence_cap) memcpy(__start___sancov_cntrs, fence_save, e - b);
+#endif
+}
+
 #define FAST_CAP (1u << 16)
 static unsigned char fast_buf[SCN_DIFF_MAX_TARGETS][FAST_CAP];
 static long long fast_n[SCN_DIFF_MAX_TARGETS][SCN_CASE_MAX_ARGS];
@@ -326,15 +381,13 @@ static void localised_signature(const struct scn_case *c, enum scn_dialect d, co
     snprintf(sig, cap, "%s:%s:%s:%s:%s", oracle, conv, fclass, t->name, family);
 }
 
-size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d)
+/* The per-size oracles on every target of dialect d; then, when
+ * differential, the outputs of their full calls in outs. Returns the number
+ * of bug findings. */
+static size_t run_oracles(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d,
+                          struct scn_diff_out *outs)
 {
     size_t nt = cfg->ntargets[d], nf = 0;
-    struct scn_diff_out outs[SCN_DIFF_MAX_TARGETS];
-    cur_dialect = d;
-    unsigned every = oracle_every ? oracle_every : cfg->oracle_every;
-    if (every > 1 && exec_count % every != 0 && cfg->differential && nt >= 2 &&
-        fast_outputs(cfg, c, d, outs) == 0)
-        goto differential;
     for (size_t i = 0; i < nt; i++) {
         const struct scn_target *t = cfg->targets[d][i];
         struct scn_oracle_ctx *x = &octx[d][i];
@@ -350,7 +403,9 @@ size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dia
             const struct scn_finding *f = &r->first;
             if (!strcmp(f->oracle, "full-too-long")) continue; /* not a bug by itself */
             char sig[192];
+            fence_enter();
             localised_signature(c, d, t, flags, f->oracle, scn_family_name(f->family), sig, sizeof sig);
+            fence_leave();
             struct out_view ov[2];
             size_t nov = 0;
             ov[nov++] = (struct out_view){ t->name, r->full_ret, r->full, r->full_len };
@@ -359,14 +414,39 @@ size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dia
                          (long)f->size, NULL, ov, nov);
         }
     }
+    if (outs)
+        for (size_t i = 0; i < nt; i++)
+            outs[i] = (struct scn_diff_out){ cfg->targets[d][i], orep[i].full_ret, orep[i].full,
+                                             orep[i].full_len, orep[i].nn, orep[i].n };
+    return nf;
+}
+
+size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d)
+{
+    size_t nt = cfg->ntargets[d], nf;
+    struct scn_diff_out outs[SCN_DIFF_MAX_TARGETS];
+    cur_dialect = d;
     fz_last_diff = -1;
-    if (nf || !cfg->differential || nt < 2) return nf;
-    for (size_t i = 0; i < nt; i++)
-        outs[i] = (struct scn_diff_out){ cfg->targets[d][i], orep[i].full_ret, orep[i].full, orep[i].full_len,
-                                         orep[i].nn, orep[i].n };
-differential:;
+    unsigned every = oracle_every ? oracle_every : cfg->oracle_every;
+    int diff = cfg->differential && nt >= 2;
+    if (every > 1 && diff && fast_outputs(cfg, c, d, outs) == 0) {
+        /* sampled: the primary calls are the plain C99 calls above; the
+         * per-size oracles on every every-th input are side work */
+        if (exec_count % every == 0) {
+            fence_enter();
+            nf = run_oracles(cfg, c, d, NULL);
+            fence_leave();
+            if (nf) return nf;
+        }
+    } else {
+        nf = run_oracles(cfg, c, d, diff ? outs : NULL);
+        if (nf || !diff) return nf;
+    }
     struct scn_diff_finding df;
-    fz_last_diff = (int)scn_diff_compare(c, outs, nt, d, &df);
+    int agree = scn_diff_agree(outs, nt);
+    if (!agree) fence_enter(); /* the localisation's sub-case calls */
+    fz_last_diff = agree ? SCN_DIFF_AGREE : (int)scn_diff_compare(c, outs, nt, d, &df);
+    if (!agree) fence_leave();
     if (fz_last_diff == SCN_DIFF_AGREE) return 0;
     struct out_view ov[SCN_DIFF_MAX_TARGETS];
     for (size_t i = 0; i < nt; i++)

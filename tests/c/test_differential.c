@@ -150,6 +150,46 @@ int main(void)
     CHECK(run("\"%.1La\" ldouble:0xcp-3", &f) == SCN_DIFF_DIVERGENCE, "verdict %d (%s)",
           f.verdict, f.detail);
 
+    /* the memo of localised verdicts: the same verdicts with and without it,
+     * hits on repeats, keys exact to the argument bytes, and an unexplained
+     * difference never memoised (each report carries its real outputs) */
+    {
+        static const char *cases[] = {
+            "\"%d [%p] %s\" int:5 ptr:NULL str:\"ab\"", "\"%p %d\" ptr:NULL int:7",
+            "\"%1$p %2$d\" ptr:NULL int:7",             "\"%La|%p\" ldouble:0xcp-3 ptr:NULL",
+            "\"%.1La\" ldouble:0xcp-3",                 "\"[%5d] %s\" int:17 str:\"x7\"",
+        };
+        enum { NC = sizeof cases / sizeof cases[0] };
+        struct scn_diff_finding off[NC], on[NC];
+        unsigned long long h0, m0, h1, m1;
+        scn_diff_set_memo(0);
+        for (int i = 0; i < NC; i++) run(cases[i], &off[i]);
+        scn_diff_memo_stats(&h0, &m0);
+        scn_diff_set_memo(1);
+        for (int round = 0; round < 2; round++)
+            for (int i = 0; i < NC; i++) {
+                run(cases[i], &on[i]);
+                CHECK(on[i].verdict == off[i].verdict && !strcmp(on[i].signature, off[i].signature) &&
+                          !strcmp(on[i].detail, off[i].detail),
+                      "round %d %s: %s / %s vs %s / %s", round, cases[i], on[i].signature, on[i].detail,
+                      off[i].signature, off[i].detail);
+            }
+        scn_diff_memo_stats(&h1, &m1);
+        CHECK(h1 > h0 && m1 > m0, "memo hits %llu -> %llu, misses %llu -> %llu", h0, h1, m0, m1);
+        CHECK(run("\"%p %d\" ptr:NULL int:7", &f) == SCN_DIFF_DIVERGENCE && strstr(f.detail, "ret 1 vs 1"),
+              "%s", f.detail);
+        /* "%s" of "x6" is the same on both (memoised), of "x7" it is not */
+        CHECK(run("\"%s %d\" str:\"x6\" int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "d"), "%s",
+              f.signature);
+        CHECK(run("\"%s %d\" str:\"x7\" int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "s"), "%s",
+              f.signature);
+        /* the same for a long double's value bytes */
+        CHECK(run("\"%Lf %d\" ldouble:0xcp-1 int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "d"), "%s",
+              f.signature);
+        CHECK(run("\"%Lf %d\" ldouble:0xep-1 int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "Lf"), "%s",
+              f.signature);
+    }
+
     /* the table is data: without the p entry, %p NULL becomes a divergence */
     {
         const char *tsv = "# test table\n"
