@@ -21,7 +21,9 @@
  * are recorded once per signature.
  *
  * Env SCN_FUZZ_ORACLE_EVERY=N: the per-size oracles run on every N-th input
- * only (the others: one C99 call per target + the differential); 1 = all.
+ * only (every input gets one C99 call per target + the differential; the
+ * sampled oracles run inside the coverage fence, fuzz_core.c); 1 = all.
+ * Env SCN_DIFF_NO_MEMO=1: no memo of localised verdicts (differential.h).
  * Env SCN_FUZZ_NO_FLOAT=1 decodes no floating conversions (campaigns that
  * leave out the slow float paths, and measurements).
  */
