@@ -7,23 +7,30 @@
 #              replaying the seeds alone and the final corpus through the same
 #              harness built with gcc --coverage and a plain main()
 #              (build/bench-cov/bench/cov_<fuzzer>, bench/fuzz_replay_main.c)
-# Markdown table on stdout and in bench/results/fuzz_throughput.md.
+# Markdown table on stdout and in bench/results/fuzz_throughput.md (_nosan.md).
 #
 #   bash bench/fuzz_throughput.sh [T]        # env FUZZERS="fuzz_ref ..." to choose
+#   SANITIZE=OFF bash bench/fuzz_throughput.sh [T]   # the same harnesses without ASan+UBSan
 #
 # Builds: build/bench-fuzz (the fuzz preset's options: clang-14, ASan+UBSan,
-# libFuzzer) and build/bench-cov (gcc, Debug, SCN_COVERAGE=ON).
+# libFuzzer; with SANITIZE=OFF build/bench-fuzz-nosan, libFuzzer only) and
+# build/bench-cov (gcc, Debug, SCN_COVERAGE=ON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 T=${1:-600}
 fuzzers=${FUZZERS:-fuzz_ref fuzz_iso_diff fuzz_kernel_diff fuzz_parse}
-fb=$root/build/bench-fuzz
+sanitize=${SANITIZE:-ON}
+case "$sanitize" in
+  ON) fb=$root/build/bench-fuzz; flavour="ASan+UBSan libFuzzer" ;;
+  OFF) fb=$root/build/bench-fuzz-nosan; flavour="libFuzzer, no sanitizers" ;;
+  *) echo "fuzz_throughput.sh: SANITIZE must be ON or OFF" >&2; exit 2 ;;
+esac
 cov=$root/build/bench-cov
 
 if [ ! -f "$fb/CMakeCache.txt" ]; then
   cmake -S . -B "$fb" -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DSCN_SANITIZE=ON -DSCN_FUZZ=ON >/dev/null
+    -DSCN_SANITIZE="$sanitize" -DSCN_FUZZ=ON >/dev/null
 fi
 cmake --build "$fb" -j2 --target $fuzzers >/dev/null
 if [ ! -f "$cov/CMakeCache.txt" ]; then
@@ -74,9 +81,9 @@ done
   echo "|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${rows[@]}"
   echo
-  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), clang-14 ASan+UBSan libFuzzer, one process per fuzzer;"
-  echo "\`bash bench/fuzz_throughput.sh $T\`"
+  echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), clang-14 $flavour, one process per fuzzer;"
+  echo "\`$( [ "$sanitize" = OFF ] && echo 'SANITIZE=OFF ')bash bench/fuzz_throughput.sh $T\`"
 } >"$work/table.md"
 cat "$work/table.md"
 mkdir -p bench/results
-cp "$work/table.md" bench/results/fuzz_throughput.md
+cp "$work/table.md" "bench/results/fuzz_throughput$( [ "$sanitize" = OFF ] && echo _nosan).md"
