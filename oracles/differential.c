@@ -815,10 +815,7 @@ enum scn_diff_verdict scn_diff_compare(struct scn_case *c, const struct scn_diff
                                        enum scn_dialect dialect, struct scn_diff_finding *f)
 {
     const char *what = NULL;
-    size_t i;
-    for (i = 1; i < n; i++)
-        if (!outs_equal(&outs[0], &outs[i], &what)) break;
-    if (i >= n) {
+    if (scn_diff_agree(outs, n)) {
         f->verdict = SCN_DIFF_AGREE;
         f->klass = "";
         return SCN_DIFF_AGREE;
