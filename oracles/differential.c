@@ -589,22 +589,25 @@ static void spec_text(const struct scn_case *c, const struct dspec *s, char *out
 
 /* ------------------------------------------------------------ memo */
 
-/* The verdict on one specification alone for one pair of targets (same
- * output, or different but allowed by entry j) depends only on the sub-case,
- * the dialect, the two targets and the table. A fuzzer meets the same
+/* The verdicts on one specification alone (for each pair of targets: same
+ * output, or different but allowed by entry j) depend only on the
+ * sub-case, the dialect, the targets and the table. A fuzzer meets the same
  * sub-cases over and over ("%p" of NULL, "%a" of 1.0 ...): localising them
  * again was a sixth of the ISO differential fuzzer's time. The memo keys on
  * the exact bytes of all of that (no hash is trusted: a collision could hide
- * a divergence), keeps only "same" and "allowed" (an unexplained difference
- * is always re-run, so its report carries its real outputs) and is off with
- * env SCN_DIFF_NO_MEMO=1 or scn_diff_set_memo(0). */
+ * a divergence), keeps only sub-cases where every pair is "same" or
+ * "allowed" (an unexplained difference is always re-run, so its report
+ * carries its real outputs) and is off with env SCN_DIFF_NO_MEMO=1 or
+ * scn_diff_set_memo(0). */
 #define MEMO_SLOTS 4096
 #define MEMO_KEY 232
 #define MEMO_SAME (-1)
+#define MAX_PAIRS (SCN_DIFF_MAX_TARGETS * (SCN_DIFF_MAX_TARGETS - 1) / 2)
+_Static_assert(MAX_ALLOW <= 128, "allowance indices are kept in a signed char");
 struct memo_slot {
     unsigned gen;
     unsigned short klen;
-    short verdict; /* MEMO_SAME, or the index of the allowance */
+    signed char verdict[MAX_PAIRS]; /* per pair: MEMO_SAME, or the index of the allowance */
     unsigned char key[MEMO_KEY];
 };
 static struct memo_slot memo_tab[MEMO_SLOTS];
@@ -640,40 +643,42 @@ static int key_put(unsigned char *k, size_t *n, const void *p, size_t l)
     return 0;
 }
 
-/* The memo key of sub-case sub (of specification s) for targets ta, tb:
- * its length, or 0 when it does not fit (then nothing is memoised). */
+/* The memo key of sub-case sub (of specification s) for the targets of
+ * outs[0..n): its length, or 0 when it does not fit (then nothing is
+ * memoised). */
 static size_t memo_key(const struct scn_case *sub, const struct dspec *s, enum scn_dialect dialect,
-                       const char *ta, const char *tb, unsigned char *k)
+                       const struct scn_diff_out *outs, size_t n, unsigned char *k)
 {
-    size_t n = 0;
+    size_t kn = 0;
     unsigned char d = (unsigned char)dialect;
     /* make_subcase copies at most ~120 bytes of a specification */
     if (s->end - s->start > 100) return 0;
-    if (key_put(k, &n, &d, 1) || key_put(k, &n, ta, strlen(ta) + 1) || key_put(k, &n, tb, strlen(tb) + 1) ||
-        key_put(k, &n, sub->fmt, sub->fmt_len + 1))
-        return 0;
+    if (key_put(k, &kn, &d, 1)) return 0;
+    for (size_t t = 0; t < n; t++)
+        if (key_put(k, &kn, outs[t].target->name, strlen(outs[t].target->name) + 1)) return 0;
+    if (key_put(k, &kn, sub->fmt, sub->fmt_len + 1)) return 0;
     for (size_t i = 0; i < sub->nargs; i++) {
         const struct scn_arg *a = &sub->args[i];
         unsigned char h[3] = { a->type, a->ntype, a->is_null };
-        if (key_put(k, &n, h, sizeof h)) return 0;
+        if (key_put(k, &kn, h, sizeof h)) return 0;
         int r = 0;
         switch (a->type) {
-        case SCN_ARG_DOUBLE: r = key_put(k, &n, &a->v.d, sizeof a->v.d); break;
-        case SCN_ARG_LDOUBLE: r = key_put(k, &n, &a->v.ld, 10); break; /* x86: 10 value bytes */
+        case SCN_ARG_DOUBLE: r = key_put(k, &kn, &a->v.d, sizeof a->v.d); break;
+        case SCN_ARG_LDOUBLE: r = key_put(k, &kn, &a->v.ld, 10); break; /* x86: 10 value bytes */
         case SCN_ARG_STR:
-            r = key_put(k, &n, &a->len, sizeof a->len) ||
-                (!a->is_null && key_put(k, &n, sub->arena + a->off, a->len));
+            r = key_put(k, &kn, &a->len, sizeof a->len) ||
+                (!a->is_null && key_put(k, &kn, sub->arena + a->off, a->len));
             break;
         case SCN_ARG_WSTR:
-            r = key_put(k, &n, &a->len, sizeof a->len) ||
-                (!a->is_null && key_put(k, &n, sub->arena + a->off, a->len * sizeof(wchar_t)));
+            r = key_put(k, &kn, &a->len, sizeof a->len) ||
+                (!a->is_null && key_put(k, &kn, sub->arena + a->off, a->len * sizeof(wchar_t)));
             break;
         case SCN_ARG_N: break;
-        default: r = key_put(k, &n, &a->v.u, sizeof a->v.u); break;
+        default: r = key_put(k, &kn, &a->v.u, sizeof a->v.u); break;
         }
         if (r) return 0;
     }
-    return n;
+    return kn;
 }
 
 static struct memo_slot *memo_slot_of(const unsigned char *k, size_t n)
@@ -683,8 +688,8 @@ static struct memo_slot *memo_slot_of(const unsigned char *k, size_t n)
     return &memo_tab[(h ^ (h >> 29)) % MEMO_SLOTS];
 }
 
-/* 1 with *verdict set when the memo knows this key */
-static int memo_get(const unsigned char *k, size_t n, int *verdict)
+/* 1 with verdict[] set when the memo knows this key */
+static int memo_get(const unsigned char *k, size_t n, signed char *verdict)
 {
     const struct memo_slot *m = memo_slot_of(k, n);
     if (m->gen != memo_gen || m->klen != n || memcmp(m->key, k, n)) {
@@ -692,100 +697,161 @@ static int memo_get(const unsigned char *k, size_t n, int *verdict)
         return 0;
     }
     memo_hits++;
-    *verdict = m->verdict;
+    memcpy(verdict, m->verdict, sizeof m->verdict);
     return 1;
 }
 
-static void memo_put(const unsigned char *k, size_t n, int verdict)
+static void memo_put(const unsigned char *k, size_t n, const signed char *verdict)
 {
     struct memo_slot *m = memo_slot_of(k, n);
     m->gen = memo_gen;
     m->klen = (unsigned short)n;
-    m->verdict = (short)verdict;
+    memcpy(m->verdict, verdict, sizeof m->verdict);
     memcpy(m->key, k, n);
 }
 
-/* Classifies the mismatch of pair (a, b). */
-static enum scn_diff_verdict classify_pair(struct scn_case *c, const struct scn_diff_out *A,
-                                           const struct scn_diff_out *B, enum scn_dialect dialect,
-                                           const char *what, struct scn_diff_finding *f)
+/* ---------------------------------------------------------- classifying */
+
+/* The localisation of one pair of targets whose full outputs differ: its
+ * first culprit specification with no allowance (which decides), else its
+ * first allowed one. */
+struct pair_state {
+    size_t a, b;
+    const char *what;
+    int nbad, nok;
+    struct culprit bad, ok;
+    const struct scn_allowance *al;
+    char sbad[48], sok[48];
+};
+
+/* index of pair (a, b), a < b, among the n*(n-1)/2 pairs in (a, b) order */
+static size_t pair_index(size_t a, size_t b, size_t n) { return a * (2 * n - a - 1) / 2 + (b - a - 1); }
+
+static const struct scn_allowance *find_allowance(enum scn_dialect dialect, const struct scn_case *c,
+                                                  const struct culprit *k, const char *ta, const char *tb)
+{
+    for (size_t j = 0; j < scn_allowances_count(); j++)
+        if (matches(&allow_tab[j], dialect, c, k, ta, tb)) return &allow_tab[j];
+    return NULL;
+}
+
+static void note_culprit(struct pair_state *p, const struct scn_case *c, const struct culprit *k,
+                         const struct scn_allowance *al)
+{
+    if (!al) {
+        if (!p->nbad++) {
+            p->bad = *k;
+            spec_text(c, k->s, p->sbad, sizeof p->sbad);
+        }
+    } else if (!p->nok++) {
+        p->ok = *k;
+        p->al = al;
+        spec_text(c, k->s, p->sok, sizeof p->sok);
+    }
+}
+
+/* Localises every differing pair at once, one specification at a time:
+ * each specification's sub-case is built once, looked up once in the memo
+ * and, when unknown, run once on each target (a target shared by two pairs
+ * is not called twice). */
+static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
+                           enum scn_dialect dialect, struct pair_state *ps, size_t np)
 {
     static struct dspec specs[MAX_SPECS];
     static struct scn_case sub;
-    static unsigned char *ba, *bb;
-    if (!ba) {
-        ba = malloc(SUB_CAP);
-        bb = malloc(SUB_CAP);
-        if (!ba || !bb) abort();
-    }
-    const char *ta = A->target->name, *tb = B->target->name;
-    size_t ns = scan_specs(c, dialect, specs, MAX_SPECS);
-    struct culprit first_bad = { 0 }, first_ok = { 0 };
-    const struct scn_allowance *first_al = NULL;
-    int nbad = 0, nok = 0;
-    char sa[48] = "", sb_[48] = "";
+    static unsigned char *buf[SCN_DIFF_MAX_TARGETS];
+    int ret[SCN_DIFF_MAX_TARGETS];
+    size_t len[SCN_DIFF_MAX_TARGETS];
+    struct pair_state *of[MAX_PAIRS] = { 0 }; /* pair index -> its state, if it differs */
+    for (size_t t = 0; t < n; t++)
+        if (!buf[t] && !(buf[t] = malloc(SUB_CAP))) abort();
+    for (size_t i = 0; i < np; i++) of[pair_index(ps[i].a, ps[i].b, n)] = &ps[i];
+    size_t ns = scan_specs(c, dialect, specs, MAX_SPECS), open = np;
     int memo = memo_on();
-    for (size_t i = 0; i < ns; i++) {
+    for (size_t i = 0; i < ns && open; i++) {
         const struct dspec *s = &specs[i];
-        struct culprit k = { s, 0, 0, ba, bb, 0, 0 };
+        if (s->invalid) {
+            for (size_t j = 0; j < np; j++) {
+                struct pair_state *p = &ps[j];
+                if (p->nbad) continue;
+                struct culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0 };
+                note_culprit(p, c, &k, find_allowance(dialect, c, &k, outs[p->a].target->name, outs[p->b].target->name));
+                open -= p->nbad != 0;
+            }
+            continue;
+        }
+        if (make_subcase(c, s, &sub)) continue;
         unsigned char key[MEMO_KEY];
-        size_t kn = 0;
-        int mv;
-        if (!s->invalid) {
-            if (make_subcase(c, s, &sub)) continue;
-            kn = memo ? memo_key(&sub, s, dialect, ta, tb, key) : 0;
-            if (kn && memo_get(key, kn, &mv)) {
-                if (mv == MEMO_SAME) continue;
-                if (!nok++) {
-                    first_ok = k;
-                    first_al = &allow_tab[mv];
-                    spec_text(c, s, sb_, sizeof sb_);
+        signed char v[MAX_PAIRS];
+        size_t kn = memo ? memo_key(&sub, s, dialect, outs, n, key) : 0;
+        if (kn && memo_get(key, kn, v)) {
+            for (size_t j = 0; j < np; j++) {
+                struct pair_state *p = &ps[j];
+                int mv = v[pair_index(p->a, p->b, n)];
+                if (p->nbad || mv == MEMO_SAME) continue;
+                struct culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0 };
+                note_culprit(p, c, &k, &allow_tab[mv]);
+            }
+            continue;
+        }
+        for (size_t t = 0; t < n; t++) {
+            ret[t] = scn_case_call(outs[t].target->vsnprintf, &sub, (char *)buf[t], SUB_CAP);
+            len[t] = ret[t] < 0 ? strnlen((char *)buf[t], SUB_CAP) : (size_t)ret[t] < SUB_CAP ? (size_t)ret[t] : SUB_CAP - 1;
+        }
+        /* every pair's verdict (all of them, for the memo); culprits of the
+         * pairs still open */
+        int storable = kn != 0;
+        for (size_t a = 0; a < n; a++)
+            for (size_t b = a + 1; b < n; b++) {
+                size_t pi = pair_index(a, b, n);
+                int same = (ret[a] < 0 && ret[b] < 0) || ret[a] == ret[b];
+                if (ret[a] >= 0 && ret[b] >= 0) same = same && len[a] == len[b] && !memcmp(buf[a], buf[b], len[a]);
+                if (same) {
+                    v[pi] = MEMO_SAME;
+                    continue;
                 }
-                continue;
+                struct culprit k = { s, ret[a], ret[b], buf[a], buf[b], len[a], len[b] };
+                const struct scn_allowance *al = find_allowance(dialect, c, &k, outs[a].target->name, outs[b].target->name);
+                if (al) v[pi] = (signed char)(al - allow_tab);
+                else storable = 0;
+                struct pair_state *p = of[pi];
+                if (p && !p->nbad) {
+                    note_culprit(p, c, &k, al);
+                    open -= p->nbad != 0;
+                }
             }
-            k.ret_a = scn_case_call(A->target->vsnprintf, &sub, (char *)ba, SUB_CAP);
-            k.ret_b = scn_case_call(B->target->vsnprintf, &sub, (char *)bb, SUB_CAP);
-            k.la = k.ret_a < 0 ? strnlen((char *)ba, SUB_CAP) : (size_t)k.ret_a < SUB_CAP ? (size_t)k.ret_a : SUB_CAP - 1;
-            k.lb = k.ret_b < 0 ? strnlen((char *)bb, SUB_CAP) : (size_t)k.ret_b < SUB_CAP ? (size_t)k.ret_b : SUB_CAP - 1;
-            int same = (k.ret_a < 0 && k.ret_b < 0) || k.ret_a == k.ret_b;
-            if (k.ret_a >= 0 && k.ret_b >= 0) same = same && k.la == k.lb && !memcmp(ba, bb, k.la);
-            if (same) {
-                if (kn) memo_put(key, kn, MEMO_SAME);
-                continue;
-            }
-        }
-        /* a culprit */
-        const struct scn_allowance *al = NULL;
-        for (size_t j = 0; j < scn_allowances_count(); j++)
-            if (matches(&allow_tab[j], dialect, c, &k, ta, tb)) { al = &allow_tab[j]; break; }
-        if (al && kn) memo_put(key, kn, (int)(al - allow_tab));
-        if (!al) {
-            if (!nbad++) { first_bad = k; spec_text(c, s, sa, sizeof sa); }
-        } else if (!nok++) {
-            first_ok = k;
-            first_al = al;
-            spec_text(c, s, sb_, sizeof sb_);
-        }
-        if (nbad) break; /* one unexplained culprit decides */
+        if (storable) memo_put(key, kn, v);
     }
-    if (!nbad && !nok) {
+    for (size_t j = 0; j < np; j++) {
+        struct pair_state *p = &ps[j];
+        if (p->nbad || p->nok) continue;
         /* no single specification differs: the whole case */
+        const struct scn_diff_out *A = &outs[p->a], *B = &outs[p->b];
         struct culprit k = { NULL, A->ret, B->ret, A->bytes, B->bytes, A->len, B->len };
-        const struct scn_allowance *al = NULL;
-        for (size_t j = 0; j < scn_allowances_count(); j++)
-            if (matches(&allow_tab[j], dialect, c, &k, ta, tb)) { al = &allow_tab[j]; break; }
-        if (al) { nok = 1; first_ok = k; first_al = al; }
-        else { nbad = 1; first_bad = k; }
+        const struct scn_allowance *al = find_allowance(dialect, c, &k, A->target->name, B->target->name);
+        if (al) { p->nok = 1; p->ok = k; p->al = al; }
+        else { p->nbad = 1; p->bad = k; }
     }
-    const struct culprit *k = nbad ? &first_bad : &first_ok;
-    f->verdict = nbad ? SCN_DIFF_DIVERGENCE : SCN_DIFF_IMPL;
-    f->klass = nbad ? "divergence" : "implementation-defined";
-    f->allowance = nbad ? NULL : first_al;
-    snprintf(f->what, sizeof f->what, "%s", what);
+}
+
+/* The finding of pair p (localised). */
+static enum scn_diff_verdict describe_pair(const struct pair_state *p, const struct scn_diff_out *outs,
+                                           struct scn_diff_finding *f)
+{
+    const char *ta = outs[p->a].target->name, *tb = outs[p->b].target->name;
+    int bad = p->nbad != 0;
+    const struct culprit *k = bad ? &p->bad : &p->ok;
+    memset(f, 0, sizeof *f);
+    f->a = p->a;
+    f->b = p->b;
+    f->verdict = bad ? SCN_DIFF_DIVERGENCE : SCN_DIFF_IMPL;
+    f->klass = bad ? "divergence" : "implementation-defined";
+    f->allowance = bad ? NULL : p->al;
+    snprintf(f->what, sizeof f->what, "%s", p->what);
     if (k->s) {
         snprintf(f->conv, sizeof f->conv, "%s%c", k->s->invalid ? "!" : k->s->len, k->s->invalid ? 'I' : k->s->conv);
         flags_class(k->s, f->fclass, sizeof f->fclass);
-        snprintf(f->spec, sizeof f->spec, "%s", nbad ? sa : sb_);
+        snprintf(f->spec, sizeof f->spec, "%s", bad ? p->sbad : p->sok);
     } else {
         strcpy(f->conv, "-");
         f->fclass[0] = 0;
@@ -794,12 +860,12 @@ static enum scn_diff_verdict classify_pair(struct scn_case *c, const struct scn_
     int swap = strcmp(ta, tb) > 0;
     snprintf(f->signature, sizeof f->signature, "%s:%s:%s:%s~%s", SCN_DIFF_ORACLE, f->conv, f->fclass,
              swap ? tb : ta, swap ? ta : tb);
-    if (nbad)
-        snprintf(f->detail, sizeof f->detail, "%s differ between %s and %s%s%s (%s: ret %d vs %d)", what, ta, tb,
+    if (bad)
+        snprintf(f->detail, sizeof f->detail, "%s differ between %s and %s%s%s (%s: ret %d vs %d)", p->what, ta, tb,
                  k->s ? " in " : "", k->s ? f->spec : "", k->s ? "alone" : "whole case", k->ret_a, k->ret_b);
     else
-        snprintf(f->detail, sizeof f->detail, "%s differ between %s and %s%s%s: allowed by %s", what, ta, tb,
-                 k->s ? " in " : "", k->s ? f->spec : "", first_al->id);
+        snprintf(f->detail, sizeof f->detail, "%s differ between %s and %s%s%s: allowed by %s", p->what, ta, tb,
+                 k->s ? " in " : "", k->s ? f->spec : "", p->al->id);
     return f->verdict;
 }
 
@@ -814,27 +880,35 @@ int scn_diff_agree(const struct scn_diff_out *outs, size_t n)
 enum scn_diff_verdict scn_diff_compare(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
                                        enum scn_dialect dialect, struct scn_diff_finding *f)
 {
-    const char *what = NULL;
+    if (n > SCN_DIFF_MAX_TARGETS) n = SCN_DIFF_MAX_TARGETS;
     if (scn_diff_agree(outs, n)) {
         f->verdict = SCN_DIFF_AGREE;
         f->klass = "";
         return SCN_DIFF_AGREE;
     }
-    /* slow path: every differing pair, keep the worst (first) */
-    struct scn_diff_finding cur;
-    enum scn_diff_verdict worst = SCN_DIFF_AGREE;
+    /* slow path: localise every differing pair; report the worst verdict,
+     * of the first pair (in (a, b) order) that has it */
+    struct pair_state ps[MAX_PAIRS];
+    size_t np = 0;
     for (size_t a = 0; a < n; a++)
         for (size_t b = a + 1; b < n; b++) {
+            const char *what = NULL;
             if (outs_equal(&outs[a], &outs[b], &what)) continue;
-            memset(&cur, 0, sizeof cur);
-            enum scn_diff_verdict v = classify_pair(c, &outs[a], &outs[b], dialect, what, &cur);
-            cur.a = a;
-            cur.b = b;
-            if (v > worst) {
-                worst = v;
-                *f = cur;
-            }
-            if (worst == SCN_DIFF_DIVERGENCE) return worst;
+            memset(&ps[np], 0, sizeof ps[np]);
+            ps[np].a = a;
+            ps[np].b = b;
+            ps[np].what = what;
+            np++;
         }
-    return worst;
+    localise_pairs(c, outs, n, dialect, ps, np);
+    size_t worst_p = 0;
+    enum scn_diff_verdict worst = SCN_DIFF_AGREE;
+    for (size_t j = 0; j < np; j++) {
+        enum scn_diff_verdict v = ps[j].nbad ? SCN_DIFF_DIVERGENCE : SCN_DIFF_IMPL;
+        if (v > worst) {
+            worst = v;
+            worst_p = j;
+        }
+    }
+    return describe_pair(&ps[worst_p], outs, f);
 }

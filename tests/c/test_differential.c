@@ -81,9 +81,22 @@ static int odd_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 static const struct scn_target good = { "good", NULL, SCN_DIALECT_ISO, good_vsnprintf, NULL, "in-process" };
 static const struct scn_target odd = { "odd", NULL, SCN_DIALECT_ISO, odd_vsnprintf, NULL, "in-process" };
 
-static char bufs[2][4096];
+/* "good2": the host vsnprintf again, counting its calls (a target shared
+ * by two differing pairs is called once per sub-case, not once per pair). */
+static int good2_calls;
+static int good2_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    good2_calls++;
+    return vsnprintf(buf, size, fmt, ap);
+}
 
-static enum scn_diff_verdict run(const char *text, struct scn_diff_finding *f)
+static const struct scn_target good2 = { "good2", NULL, SCN_DIALECT_ISO, good2_vsnprintf, NULL, "in-process" };
+
+static char bufs[3][4096];
+
+/* The differential of text's case over the n targets t[]. */
+static enum scn_diff_verdict run_on(const char *text, const struct scn_target *const *t, size_t n,
+                                    struct scn_diff_finding *f)
 {
     static struct scn_case c;
     char err[200];
@@ -91,18 +104,23 @@ static enum scn_diff_verdict run(const char *text, struct scn_diff_finding *f)
         fprintf(stderr, "bad case %s: %s\n", text, err);
         exit(2);
     }
-    const struct scn_target *t[2] = { &good, &odd };
-    struct scn_diff_out outs[2];
-    long long nv[2][SCN_CASE_MAX_ARGS];
+    struct scn_diff_out outs[3];
+    long long nv[3][SCN_CASE_MAX_ARGS];
     size_t idx[SCN_CASE_MAX_ARGS];
-    for (int i = 0; i < 2; i++) {
+    for (size_t i = 0; i < n; i++) {
         int r = scn_case_call(t[i]->vsnprintf, &c, bufs[i], sizeof bufs[i]);
         size_t nn = scn_case_n_args(&c, idx, SCN_CASE_MAX_ARGS);
         for (size_t j = 0; j < nn; j++) nv[i][j] = scn_case_n_value(&c, idx[j]);
         outs[i] = (struct scn_diff_out){ t[i], r, (const unsigned char *)bufs[i], r < 0 ? 0 : (size_t)r, nn, nv[i] };
     }
     memset(f, 0, sizeof *f);
-    return scn_diff_compare(&c, outs, 2, SCN_DIALECT_ISO, f);
+    return scn_diff_compare(&c, outs, n, SCN_DIALECT_ISO, f);
+}
+
+static enum scn_diff_verdict run(const char *text, struct scn_diff_finding *f)
+{
+    static const struct scn_target *const two[] = { &good, &odd };
+    return run_on(text, two, 2, f);
 }
 
 int main(void)
@@ -188,6 +206,40 @@ int main(void)
               f.signature);
         CHECK(run("\"%Lf %d\" ldouble:0xep-1 int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "Lf"), "%s",
               f.signature);
+    }
+
+    /* three targets: every differing pair is localised, the worst verdict
+     * of the first pair (in order) that has it is reported, and each
+     * target runs once per sub-case however many pairs it is in */
+    {
+        static const struct scn_target *const gog[] = { &good, &odd, &good2 };
+        static const struct scn_target *const ggo[] = { &good, &good2, &odd };
+        scn_diff_set_memo(0);
+        good2_calls = 0;
+        CHECK(run_on("\"%d [%p] %s\" int:5 ptr:NULL str:\"ab\"", gog, 3, &f) == SCN_DIFF_IMPL, "verdict %d", f.verdict);
+        CHECK(f.a == 0 && f.b == 1 && f.allowance && !strcmp(f.allowance->id, "p-spelling"), "pair %zu,%zu %s", f.a,
+              f.b, f.detail);
+        /* one full call, then one call per sub-case (3 specifications) */
+        CHECK(good2_calls == 1 + 3, "good2 called %d times", good2_calls);
+        CHECK(run_on("\"%p %d\" ptr:NULL int:7", ggo, 3, &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
+        CHECK(f.a == 0 && f.b == 2 && !strcmp(f.signature, "differential:d::good~odd"), "pair %zu,%zu %s", f.a, f.b,
+              f.signature);
+        /* the same verdicts through the memo, hit on a repeat */
+        scn_diff_set_memo(1);
+        for (int round = 0; round < 2; round++) {
+            unsigned long long h0, m0, h1, m1;
+            scn_diff_memo_stats(&h0, &m0);
+            good2_calls = 0;
+            CHECK(run_on("\"%d [%p] %s\" int:5 ptr:NULL str:\"ab\"", gog, 3, &f) == SCN_DIFF_IMPL &&
+                      f.a == 0 && f.b == 1 && f.allowance && !strcmp(f.allowance->id, "p-spelling"),
+                  "round %d: %s", round, f.detail);
+            scn_diff_memo_stats(&h1, &m1);
+            CHECK(round ? (h1 - h0 == 3 && good2_calls == 1) : (m1 - m0 == 3 && good2_calls == 4),
+                  "round %d: hits %llu misses %llu calls %d", round, h1 - h0, m1 - m0, good2_calls);
+            CHECK(run_on("\"%p %d\" ptr:NULL int:7", ggo, 3, &f) == SCN_DIFF_DIVERGENCE && f.a == 0 && f.b == 2 &&
+                      !strcmp(f.conv, "d") && strstr(f.detail, "ret 1 vs 1"),
+                  "round %d: %s", round, f.detail);
+        }
     }
 
     /* the table is data: without the p entry, %p NULL becomes a divergence */
