@@ -39,7 +39,6 @@ static int initialised;
 static unsigned long long exec_count; /* inputs run so far (fz_one_input) */
 static unsigned oracle_every;       /* env SCN_FUZZ_ORACLE_EVERY (0: the config's) */
 static unsigned extra_decode_flags;
-static int no_scrub;                /* env SCN_FUZZ_NO_SCRUB=1 (see scrub_stack) */
 static enum scn_dialect cur_dialect; /* of the case being run (for the finding lines) */ /* env SCN_FUZZ_NO_FLOAT=1: SCN_DECODE_NO_FLOAT */
 int fz_last_diff = -1;
 
@@ -83,8 +82,6 @@ int fz_init(struct fz_config *cfg, enum fz_mode mode)
     }
     const char *cont = getenv("SCN_FUZZ_CONTINUE");
     campaign = cont && !strcmp(cont, "1");
-    const char *ns = getenv("SCN_FUZZ_NO_SCRUB");
-    no_scrub = ns && !strcmp(ns, "1");
     const char *oe = getenv("SCN_FUZZ_ORACLE_EVERY");
     if (oe && *oe) oracle_every = (unsigned)strtoul(oe, NULL, 10);
     const char *nf = getenv("SCN_FUZZ_NO_FLOAT");
@@ -267,19 +264,6 @@ size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char
 
 
 
-/* Zeroes the stack below the caller before each target: what a target reads
- * from uninitialised stack then does not depend on the previous target's
- * frames, so runs are repeatable. (musl 1.2.3 reads its uninitialised
- * nl_arg[] in the dry-run pass of a "*n$" width, vfprintf.c:488: with
- * another target's INT_MIN left there, UBSan stops the fuzzer on every such
- * format. SCN_FUZZ_NO_SCRUB=1 turns the scrubbing off to see it.) */
-static __attribute__((noinline)) void scrub_stack(void)
-{
-    volatile unsigned char pad[8192];
-    memset((unsigned char *)pad, 0, sizeof pad);
-    __asm__ volatile("" : : "r"(pad) : "memory");
-}
-
 /* ------------------------------------------------------- coverage fence */
 
 /* An input's coverage feedback must be that of its primary calls (one per
@@ -349,7 +333,6 @@ static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum sc
     size_t nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
     for (size_t i = 0; i < nt; i++) {
         const struct scn_target *t = cfg->targets[d][i];
-        if (!no_scrub) scrub_stack();
         int r = scn_case_call(t->vsnprintf, c, (char *)fast_buf[i], FAST_CAP);
         if (r >= (int)FAST_CAP) return -1;
         for (size_t j = 0; j < nn; j++) fast_n[i][j] = scn_case_n_value(c, idx[j]);
@@ -372,7 +355,6 @@ static int loc_pred(struct scn_case *sub, void *vctx)
 {
     const struct loc_ctx *l = vctx;
     static struct scn_report r;
-    if (!no_scrub) scrub_stack();
     size_t k = scn_check_case(&loc_octx, l->t, sub, l->flags, &r);
     if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
     return k && !strcmp(r.first.oracle, l->oracle);
@@ -403,7 +385,6 @@ static size_t run_oracles(const struct fz_config *cfg, struct scn_case *c, enum 
         unsigned flags = (t->vscnprintf && !cfg->no_scn ? 0 : SCN_CHECK_NO_SCN) |
                          (cfg->no_repeat ? SCN_CHECK_NO_REPEAT : 0);
         struct scn_report *r = &orep[i];
-        if (!no_scrub) scrub_stack();
         size_t k = scn_check_case(x, t, c, flags, r);
         if (x->g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(x);
         if (k) {
