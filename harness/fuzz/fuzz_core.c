@@ -370,14 +370,15 @@ static void localised_signature(const struct scn_case *c, enum scn_dialect d, co
     snprintf(sig, cap, "%s:%s:%s:%s:%s", oracle, conv, fclass, t->name, family);
 }
 
-/* The per-size oracles on every target of dialect d; then, when
- * differential, the outputs of their full calls in outs. Returns the number
- * of bug findings. */
+/* The per-size oracles on every target of dialect d but those in skip (bit
+ * i: targets[d][i]); then, when differential (and skip is 0), the outputs
+ * of their full calls in outs. Returns the number of bug findings. */
 static size_t run_oracles(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d,
-                          struct scn_diff_out *outs)
+                          unsigned skip, struct scn_diff_out *outs)
 {
     size_t nt = cfg->ntargets[d], nf = 0;
     for (size_t i = 0; i < nt; i++) {
+        if (skip & (1u << i)) continue;
         const struct scn_target *t = cfg->targets[d][i];
         struct scn_oracle_ctx *x = &octx[d][i];
         /* the scnprintf family of a target without a native one is the
@@ -422,12 +423,12 @@ size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dia
          * per-size oracles on every every-th input are side work */
         if (exec_count % every == 0) {
             fence_enter();
-            nf = run_oracles(cfg, c, d, NULL);
+            nf = run_oracles(cfg, c, d, cfg->sampled_skip[d], NULL);
             fence_leave();
             if (nf) return nf;
         }
     } else {
-        nf = run_oracles(cfg, c, d, diff ? outs : NULL);
+        nf = run_oracles(cfg, c, d, 0, diff ? outs : NULL);
         if (nf || !diff) return nf;
     }
     struct scn_diff_finding df;

@@ -62,6 +62,9 @@ struct fz_config {
     unsigned oracle_every;            /* 0/1: all oracles on every input; N: on every N-th
                                          input, the others get the differential only
                                          (env SCN_FUZZ_ORACLE_EVERY overrides) */
+    unsigned sampled_skip[2];         /* with oracle_every > 1: targets (bit i for
+                                         targets[d][i]) left out of the sampled per-size
+                                         oracles, because another fuzzer checks them */
 };
 
 /* Output sink of findings (what fz_report does besides the JSON line). */
