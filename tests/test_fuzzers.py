@@ -272,6 +272,30 @@ def test_replay_fuzzer_bytes_and_allowances(fuzz_build, tmp_path):
     assert r.returncode == 1 and "differential: divergence" in r.stdout, r.stdout
 
 
+# ------------------------------------------------------- no sanitizers
+
+
+def test_fuzz_build_without_sanitizers(tmp_path):
+    """The fuzz-nosan configuration (CMakePresets.json: libFuzzer, no sanitizer; the README's
+    throughput build) builds every program, not only the fuzzers, and its ISO differential
+    fuzzer runs. (musl and the kernel left out here, for time: they are instrumented alike.)"""
+    if not shutil.which("clang-14"):
+        pytest.skip("clang-14 not installed")
+    bdir = tmp_path / "fuzz-nosan"
+    r = _run(["cmake", "-S", str(REPO), "-B", str(bdir), "-G", "Ninja", "-DCMAKE_C_COMPILER=clang-14",
+              "-DSCN_FUZZ=ON", "-DSCN_SANITIZE=OFF", "-DSCN_WITH_KERNEL=OFF", "-DSCN_WITH_MUSL=OFF"], timeout=300)
+    assert r.returncode == 0, r.stdout[-3000:]
+    r = _run(["cmake", "--build", str(bdir), "-j2"], timeout=900)
+    assert r.returncode == 0, r.stdout[-3000:]
+    assert (bdir / "harness" / "scn-conform").exists()
+    corpus = tmp_path / "corpus"
+    shutil.copytree(REPO / "corpus" / "fuzz" / "fuzz_iso_diff", corpus)
+    env = dict(os.environ, SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(tmp_path / "findings.jsonl"))
+    r = _run([str(bdir / "harness" / "fuzz" / "fuzz_iso_diff"), "-runs=20000", "-seed=1", str(corpus)],
+             env=env, timeout=300)
+    assert r.returncode == 0 and "Done 20000 runs" in r.stdout, r.stdout[-3000:]
+
+
 # ------------------------------------------------------------------ AFL++
 
 
