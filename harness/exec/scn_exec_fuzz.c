@@ -11,10 +11,10 @@
  * the culprit specification and the allowances table) run unchanged.
  * Random fuzzer bytes -> scn_case_from_bytes (ISO dialect).
  *
- * Output: one JSON line per new finding signature (runner findings shape:
- * oracle, classification, case, signature, detail, target, outputs), then
- * {"stats":{...}}. An executor crash or hang is a finding ("crash"/"hang");
- * the executor is restarted and the campaign goes on.
+ * Output: one finding record (docs/FINDINGS.md) per new localised finding,
+ * reduced to its root cause through the executor, then {"stats":{...}}.
+ * An executor crash or hang is a finding ("crash"/"hang"); the executor is
+ * restarted and the campaign goes on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,7 +30,9 @@
 
 #include "case.h"
 #include "differential.h"
+#include "finding.h"
 #include "oracle.h"
+#include "rootcause.h"
 #include "target.h"
 
 extern const struct scn_target scn_target_ref;
@@ -102,7 +104,7 @@ static void set_n(struct scn_case *c, size_t i, long long v)
     }
 }
 
-static char line_buf[SCN_CASE_MAX_FMT * 4 + 8192];
+static char line_buf[SCN_CASE_MAX_FMT * 4 + SCN_CASE_ARENA * 12 + 8192];
 
 /* the libc's vsnprintf, one round trip */
 static int exec_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
@@ -188,56 +190,56 @@ static uint64_t rnd(void)
 }
 
 #define MAXSIG 200
-static char sigs[MAXSIG][200];
 static size_t nsigs;
 static unsigned long n_bug, n_impl;
-static int seen(const char *s)
+
+/* 1 the first time this process meets a (localised) finding */
+static int first_meeting(const char *key)
 {
-    for (size_t i = 0; i < nsigs; i++)
-        if (!strcmp(sigs[i], s)) return 1;
-    if (nsigs < MAXSIG) snprintf(sigs[nsigs++], sizeof sigs[0], "%s", s);
-    return 0;
+    if (!scn_seen_first(key)) return 0;
+    nsigs++;
+    return 1;
 }
 
-static void json(const char *s, size_t n)
+/* What kills or overruns the executor: reduced while it still does. */
+struct fault_still {
+    struct scn_oracle_ctx *x;
+    int overrun; /* 1: an overrun, 0: a death */
+};
+
+static int fault_still(struct scn_case *cand, void *vctx)
 {
-    static char tmp[SCN_CASE_MAX_FMT * 8 + 16384];
-    scn_json_bytes((const unsigned char *)s, n, tmp, sizeof tmp);
-    fputs(tmp, stdout);
+    const struct fault_still *k = vctx;
+    struct scn_report r;
+    overrun_case = 0;
+    scn_check_case(k->x, &libc_t, cand, SCN_CHECK_NO_SCN | SCN_CHECK_NO_REPEAT, &r);
+    return k->overrun ? overrun_case && !exec_died : exec_died;
 }
 
-static void emit(struct scn_case *c, const char *oracle, const char *klass, const char *sig, const char *detail,
-                 int ra, const unsigned char *a, size_t la, int rb, const unsigned char *b, size_t lb,
-                 const char *allowance, unsigned long execs)
+static void emit(const struct scn_case *c, const char *oracle, const struct scn_rootcause *rc, const char *detail,
+                 unsigned long execs)
 {
-    static char text[sizeof line_buf];
-    size_t keep = c->nsizes;
-    c->nsizes = 0;
-    scn_case_format(c, text, sizeof text);
-    c->nsizes = keep;
-    printf("{\"oracle\":\"%s\",\"classification\":\"%s\",\"case\":", oracle, klass);
-    json(text, strlen(text));
-    printf(",\"signature\":");
-    json(sig, strlen(sig));
-    printf(",\"detail\":");
-    json(detail, strlen(detail));
-    printf(",\"target\":\"%s\",\"source\":\"fuzz\",\"execs\":%lu", libc_t.name, execs);
-    if (allowance) printf(",\"allowance\":\"%s\"", allowance);
-    static char q[4096];
-    printf(",\"outputs\":{\"ref\":{\"ret\":%d,\"bytes\":\"", ra);
-    scn_quoted_format((const char *)a, la < 600 ? la : 600, q, sizeof q);
-    for (char *p = q; *p; p++) {
-        if (*p == '"' || *p == '\\') putchar('\\');
-        putchar(*p);
-    }
-    printf("\"},\"%s\":{\"ret\":%d,\"bytes\":\"", libc_t.name, rb);
-    scn_quoted_format((const char *)b, lb < 600 ? lb : 600, q, sizeof q);
-    for (char *p = q; *p; p++) {
-        if (*p == '"' || *p == '\\') putchar('\\');
-        putchar(*p);
-    }
-    printf("\"}}}\n");
-    fflush(stdout);
+    static struct scn_case shown;
+    memcpy(&shown, &rc->reduced, sizeof shown);
+    shown.nsizes = 0;
+    const struct scn_target *t[2] = { &scn_target_ref, &libc_t };
+    struct scn_out_view ov[2];
+    scn_record_outputs(t, 2, &shown, ov);
+    struct scn_record r = { "exec", "scn-exec-fuzz", oracle, rc, c, SCN_DIALECT_ISO, detail, NULL, NULL, 0,
+                            (long long)execs, ov, 2, NULL };
+    if (scn_record_write(1, &r)) exit(2);
+}
+
+/* Signs a finding reduced by pred (or as it is when pred is NULL). */
+static void sign(const struct scn_case *c, const char *oracle, const char *klass, scn_still_fn pred, void *ctx,
+                 struct scn_rootcause *rc)
+{
+    memcpy(&rc->reduced, c, sizeof *c);
+    rc->steps = pred ? scn_reduce(&rc->reduced, SCN_DIALECT_ISO, pred, ctx, SCN_REDUCE_BUDGET) : 0;
+    rc->rule = NULL;
+    rc->klass = klass;
+    snprintf(rc->targets, sizeof rc->targets, "%s", libc_t.name);
+    scn_rootcause_sign(rc, oracle, SCN_DIALECT_ISO);
 }
 
 int main(int argc, char **argv)
@@ -273,33 +275,36 @@ int main(int argc, char **argv)
         struct scn_report r;
         overrun_case = 0;
         size_t nf = scn_check_case(&x, &libc_t, &c, SCN_CHECK_NO_SCN | SCN_CHECK_NO_REPEAT, &r);
+        static struct scn_rootcause rc;
         if (overrun_case && !exec_died) {
-            char sig[200];
-            snprintf(sig, sizeof sig, "overrun:%s", libc_t.name);
-            if (!seen(sig)) {
+            if (first_meeting("overrun")) {
                 n_bug++;
-                emit(&c, "overrun", "memory-safety", sig, "the executor's guard bytes around the buffer changed",
-                     0, a, 0, 0, b, 0, NULL, execs);
+                struct fault_still k = { &x, 1 };
+                sign(&c, "overrun", "memory-safety", fault_still, &k, &rc);
+                emit(&c, "overrun", &rc, "the executor's guard bytes around the buffer changed", execs);
             }
             continue;
         }
         if (exec_died) {
-            char sig[200];
-            snprintf(sig, sizeof sig, "%s:%s", strncmp(death, "hang", 4) ? "crash" : "hang", libc_t.name);
-            if (!seen(sig)) {
+            const char *what = strncmp(death, "hang", 4) ? "crash" : "hang";
+            char why[sizeof death];
+            snprintf(why, sizeof why, "%s", death);
+            if (first_meeting(what)) {
                 n_bug++;
-                emit(&c, strncmp(death, "hang", 4) ? "crash" : "hang", "memory-safety", sig, death, 0, a, 0, -1, b, 0,
-                     NULL, execs);
+                struct fault_still k = { &x, 0 };
+                sign(&c, what, what, fault_still, &k, &rc);
+                emit(&c, what, &rc, why, execs);
             }
             continue;
         }
         if (nf && strcmp(r.first.oracle, "full-too-long")) {
-            char sig[200];
-            snprintf(sig, sizeof sig, "%s:%s", r.first.oracle, libc_t.name);
-            if (!seen(sig)) {
+            char key[200];
+            snprintf(key, sizeof key, "%s:%s", r.first.oracle, libc_t.name);
+            if (first_meeting(key)) {
                 n_bug++;
-                emit(&c, r.first.oracle, r.first.klass, sig, r.first.detail, r.full_ret, r.full, r.full_len,
-                     (int)r.first.ret, r.first.got, r.first.got_len, NULL, execs);
+                scn_rootcause_oracle(&c, SCN_DIALECT_ISO, &x, &libc_t, SCN_CHECK_NO_SCN | SCN_CHECK_NO_REPEAT,
+                                     r.first.oracle, r.first.klass, &rc);
+                emit(&c, r.first.oracle, &rc, r.first.detail, execs);
             }
             continue;
         }
@@ -318,11 +323,14 @@ int main(int argc, char **argv)
         struct scn_diff_out outs[2] = { { &scn_target_ref, ra, a, la, nn, na }, { &libc_t, rb, b, lb, nn, nb } };
         struct scn_diff_finding df;
         enum scn_diff_verdict v = scn_diff_compare(&c, outs, 2, SCN_DIALECT_ISO, &df);
-        if (v == SCN_DIFF_AGREE || seen(df.signature)) continue;
-        if (v == SCN_DIFF_IMPL) n_impl++;
-        else n_bug++;
-        emit(&c, SCN_DIFF_ORACLE, df.klass, df.signature, df.detail, ra, a, la, rb, b, lb,
-             df.allowance ? df.allowance->id : NULL, execs);
+        if (v == SCN_DIFF_AGREE) continue;
+        char key[sizeof df.key + 32];
+        snprintf(key, sizeof key, "%s:%s", df.key, df.klass);
+        if (!first_meeting(key)) continue;
+        if (v == SCN_DIFF_DIVERGENCE) n_bug++;
+        else n_impl++;
+        scn_rootcause_diff(&c, SCN_DIALECT_ISO, &scn_target_ref, &libc_t, &df, &rc);
+        emit(&c, SCN_DIFF_ORACLE, &rc, df.detail, execs);
     }
     clock_gettime(CLOCK_MONOTONIC, &t);
     double el = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) / 1e9;

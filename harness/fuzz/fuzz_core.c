@@ -2,6 +2,9 @@
 #define _GNU_SOURCE
 #include "fuzz_core.h"
 
+#include "finding.h"
+#include "rootcause.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +89,7 @@ int fz_init(struct fz_config *cfg, enum fz_mode mode)
     if (oe && *oe) oracle_every = (unsigned)strtoul(oe, NULL, 10);
     const char *nf = getenv("SCN_FUZZ_NO_FLOAT");
     if (nf && !strcmp(nf, "1")) extra_decode_flags |= SCN_DECODE_NO_FLOAT;
-    (void)scn_allowances_count(); /* load (and validate) the table now */
+    (void)scn_rules_count(); /* load (and validate) the tables now */
     initialised = 1;
     return 0;
 }
@@ -110,154 +113,54 @@ enum scn_dialect fz_decode(const struct fz_config *cfg, const uint8_t *data, siz
 
 /* ------------------------------------------------------------ reporting */
 
-static uint64_t fnv(const char *s)
+/* Writes one finding record (finding.h) to SCN_FINDINGS and stderr (fuzz
+ * mode) or stdout (replay). Returns 1 when it is a bug, 0 when a rule
+ * explains it; aborts on a bug in fuzz mode outside a campaign. */
+static size_t write_record(const struct fz_config *cfg, const struct scn_case *original, const char *oracle,
+                           const struct scn_rootcause *rc, const char *detail, const char *target,
+                           const char *family, long size, const struct scn_out_view *ov, size_t nov)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h ? h : 1;
-}
-
-#define SEEN_CAP 8192
-static uint64_t seen[SEEN_CAP];
-
-/* 1 when the signature is new (and records it). */
-static int first_time(const char *sig)
-{
-    uint64_t h = fnv(sig);
-    size_t i = h % SEEN_CAP;
-    for (size_t k = 0; k < SEEN_CAP; k++, i = (i + 1) % SEEN_CAP) {
-        if (seen[i] == h) return 0;
-        if (!seen[i]) {
-            seen[i] = h;
-            return 1;
-        }
+    int fatal = !rc->rule;
+    struct scn_record r = { run_mode == FZ_MODE_REPLAY ? "replay" : "fuzz",
+                            run_mode == FZ_MODE_REPLAY ? "scn-replay" : cfg->name,
+                            oracle, rc, original, cur_dialect, detail, target, family, size,
+                            run_mode == FZ_MODE_REPLAY ? -1 : (long long)exec_count, ov, nov, NULL };
+    if (findings_fp && scn_record_write(fileno(findings_fp), &r)) {
+        perror("scnfuzz: writing a finding to SCN_FINDINGS");
+        exit(2); /* a finding that cannot be recorded must not be lost silently */
     }
-    return 1;
-}
-
-struct sbuf {
-    char *p;
-    size_t n, cap;
-};
-
-static void sb_put(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->n + n + 1 > b->cap) n = b->n + 1 < b->cap ? b->cap - b->n - 1 : 0;
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = 0;
-}
-static void sb_str(struct sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
-
-/* JSON string of arbitrary text (the text forms are printable ASCII). */
-static void sb_json(struct sbuf *b, const char *s, size_t n)
-{
-    static char tmp[1 << 18];
-    size_t l = scn_json_bytes((const unsigned char *)s, n, tmp, sizeof tmp);
-    sb_put(b, tmp, l < sizeof tmp ? l : sizeof tmp - 1);
-}
-
-/* bytes -> text-form quoted string -> JSON string */
-static void sb_bytes(struct sbuf *b, const unsigned char *bytes, size_t n)
-{
-    static char q[1 << 18];
-    size_t l = scn_quoted_format((const char *)bytes, n, q, sizeof q);
-    sb_json(b, q, l < sizeof q ? l : sizeof q - 1);
-}
-
-/* line[n] must be writable: the newline goes there, so that each finding is
- * one write(2) (O_APPEND: lines from several processes never interleave) */
-static void emit(char *line, size_t n)
-{
-    if (findings_fp) {
-        char keep = line[n];
-        line[n] = '\n';
-        fflush(findings_fp);
-        for (size_t off = 0; off < n + 1;) {
-            ssize_t w = write(fileno(findings_fp), line + off, n + 1 - off);
-            if (w <= 0) break;
-            off += (size_t)w;
-        }
-        line[n] = keep;
-    }
-    fwrite(line, 1, n, stderr);
-    fputc('\n', stderr);
-    fflush(stderr);
-}
-
-struct out_view {
-    const char *target;
-    int ret;
-    const unsigned char *bytes;
-    size_t len;
-};
-
-static size_t report(const struct scn_case *c, const char *oracle, const char *klass, const char *sig,
-                     const char *detail, const char *target, const char *family, long size,
-                     const struct scn_allowance *al, const struct out_view *ov, size_t nov)
-{
-    static char line[1 << 20];
-    static char text[SCN_CASE_MAX_FMT * 4 + SCN_CASE_ARENA * 12 + 4096];
-    int fatal = strcmp(klass, "implementation-defined") != 0;
-    int fresh = first_time(sig);
-    if (run_mode == FZ_MODE_FUZZ && !fresh && (campaign || !fatal)) return (size_t)fatal;
-    struct sbuf b = { line, 0, sizeof line };
-    size_t tl = scn_case_format(c, text, sizeof text);
-    sb_str(&b, "{\"oracle\":");
-    sb_json(&b, oracle, strlen(oracle));
-    sb_str(&b, ",\"classification\":");
-    sb_json(&b, klass, strlen(klass));
-    sb_str(&b, ",\"case\":");
-    sb_json(&b, text, tl < sizeof text ? tl : sizeof text - 1);
-    sb_str(&b, cur_dialect == SCN_DIALECT_KERNEL ? ",\"dialect\":\"kernel\"" : ",\"dialect\":\"iso\"");
-    sb_str(&b, ",\"signature\":");
-    sb_json(&b, sig, strlen(sig));
-    sb_str(&b, ",\"detail\":");
-    sb_json(&b, detail, strlen(detail));
-    if (target) {
-        char t[160];
-        snprintf(t, sizeof t, ",\"target\":\"%s\",\"family\":\"%s\",\"size\":%ld", target, family, size);
-        sb_str(&b, t);
-    }
-    if (al) {
-        sb_str(&b, ",\"allowance\":");
-        sb_json(&b, al->id, strlen(al->id));
-        sb_str(&b, ",\"citation\":");
-        sb_json(&b, al->citation, strlen(al->citation));
-    }
-    {
-        char t[64];
-        snprintf(t, sizeof t, ",\"execs\":%llu", exec_count);
-        sb_str(&b, t);
-    }
-    sb_str(&b, ",\"outputs\":{");
-    for (size_t i = 0; i < nov; i++) {
-        char t[96];
-        snprintf(t, sizeof t, "%s\"%s\":{\"ret\":%d,\"bytes\":", i ? "," : "", ov[i].target, ov[i].ret);
-        sb_str(&b, t);
-        sb_bytes(&b, ov[i].bytes, ov[i].len);
-        sb_str(&b, "}");
-    }
-    sb_str(&b, "}}");
-    if (run_mode == FZ_MODE_REPLAY) {
-        fwrite(line, 1, b.n, stdout);
-        fputc('\n', stdout);
-        if (findings_fp) {
-            fwrite(line, 1, b.n, findings_fp);
-            fputc('\n', findings_fp);
-            fflush(findings_fp);
-        }
-        return (size_t)fatal;
-    }
-    emit(line, b.n);
-    if (fatal && !campaign) abort();
+    size_t n;
+    const char *line = scn_record_json(&r, &n);
+    FILE *out = run_mode == FZ_MODE_REPLAY ? stdout : stderr;
+    fwrite(line, 1, n, out);
+    fputc('\n', out);
+    fflush(out);
+    if (run_mode == FZ_MODE_FUZZ && fatal && !campaign) abort();
     return (size_t)fatal;
+}
+
+/* A finding is reduced and signed once per (localised culprit, verdict) in
+ * a fuzzing process: the pre-key says which finding the fuzzer met, the
+ * reduction which root cause it is (rootcause.h). */
+static int first_meeting(const char *prekey)
+{
+    return run_mode == FZ_MODE_REPLAY || scn_seen_first(prekey);
 }
 
 size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char *klass,
                         const char *signature, const char *detail)
 {
-    return report(c, oracle, klass, signature, detail, NULL, NULL, 0, NULL, NULL, 0);
+    static struct scn_rootcause rc;
+    static const struct fz_config cfg = { .name = "fuzz_parse" };
+    if (!first_meeting(signature)) return 1;
+    memcpy(&rc.reduced, c, sizeof *c);
+    rc.steps = 0;
+    rc.rule = NULL;
+    rc.klass = klass;
+    snprintf(rc.targets, sizeof rc.targets, "case-model");
+    scn_case_shape(c, cur_dialect, rc.shape, sizeof rc.shape);
+    snprintf(rc.signature, sizeof rc.signature, "%s", signature);
+    return write_record(&cfg, c, oracle, &rc, detail, NULL, NULL, 0, NULL, 0);
 }
 
 /* ------------------------------------------------------------ running */
@@ -342,7 +245,7 @@ static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum sc
 }
 
 
-/* The signature of a per-target oracle finding: oracle:conv:flags:target:family,
+/* The pre-key of a per-target oracle finding: oracle:conv:flags:target:family,
  * where conv/flags are those of the first specification that, alone,
  * makes the same oracle fire (scn_case_localise); "-" if none does alone. */
 struct loc_ctx {
@@ -391,16 +294,29 @@ static size_t run_oracles(const struct fz_config *cfg, struct scn_case *c, enum 
         if (k) {
             const struct scn_finding *f = &r->first;
             if (!strcmp(f->oracle, "full-too-long")) continue; /* not a bug by itself */
-            char sig[192];
+            char key[192];
+            const char *fam = scn_family_name(f->family);
             fence_enter();
-            localised_signature(c, d, t, flags, f->oracle, scn_family_name(f->family), sig, sizeof sig);
+            localised_signature(c, d, t, flags, f->oracle, fam, key, sizeof key);
+            if (!first_meeting(key)) {
+                fence_leave();
+                nf++;
+                continue;
+            }
+            static struct scn_rootcause rc;
+            static struct scn_finding first;
+            first = *f; /* the reduction re-checks: keep what was found on the case as met */
+            scn_rootcause_oracle(c, d, &loc_octx, t, flags, first.oracle, first.klass, &rc);
+            if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
+            static struct scn_report rr;
+            scn_check_case(&loc_octx, t, &rc.reduced, flags, &rr); /* the reduced case's own outputs */
             fence_leave();
-            struct out_view ov[2];
-            size_t nov = 0;
-            ov[nov++] = (struct out_view){ t->name, r->full_ret, r->full, r->full_len };
-            ov[nov++] = (struct out_view){ "buffer", (int)f->ret, f->got, f->got_len };
-            nf += report(c, f->oracle, f->klass, sig, f->detail, t->name, scn_family_name(f->family),
-                         (long)f->size, NULL, ov, nov);
+            const struct scn_finding *g = rr.nfindings ? &rr.first : &first;
+            struct scn_out_view ov[2] = {
+                { t->name, rr.full_ret, 1, rr.full, rr.full_len },
+                { "buffer", (int)g->ret, 1, g->got, g->got_len },
+            };
+            nf += write_record(cfg, c, first.oracle, &rc, g->detail, t->name, fam, (long)g->size, ov, 2);
         }
     }
     if (outs)
@@ -437,10 +353,20 @@ size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dia
     fz_last_diff = agree ? SCN_DIFF_AGREE : (int)scn_diff_compare(c, outs, nt, d, &df);
     if (!agree) fence_leave();
     if (fz_last_diff == SCN_DIFF_AGREE) return 0;
-    struct out_view ov[SCN_DIFF_MAX_TARGETS];
+    char prekey[sizeof df.key + 32];
+    snprintf(prekey, sizeof prekey, "%s:%s", df.key, df.klass);
+    if (!first_meeting(prekey)) return fz_last_diff == SCN_DIFF_DIVERGENCE;
+    static struct scn_rootcause rc;
+    struct scn_out_view ov[SCN_DIFF_MAX_TARGETS];
+    fence_enter();
+    scn_rootcause_diff(c, d, outs[df.a].target, outs[df.b].target, &df, &rc);
+    scn_record_outputs(cfg->targets[d], nt, &rc.reduced, ov);
+    struct scn_diff_out rd[SCN_DIFF_MAX_TARGETS];
     for (size_t i = 0; i < nt; i++)
-        ov[i] = (struct out_view){ outs[i].target->name, outs[i].ret, outs[i].bytes, outs[i].len };
-    return report(c, SCN_DIFF_ORACLE, df.klass, df.signature, df.detail, NULL, NULL, 0, df.allowance, ov, nt);
+        rd[i] = (struct scn_diff_out){ cfg->targets[d][i], ov[i].ret, ov[i].bytes, ov[i].ret < 0 ? 0 : ov[i].len, 0, NULL };
+    scn_rootcause_repair_pair(&rc, rd, nt, d);
+    fence_leave();
+    return write_record(cfg, c, SCN_DIFF_ORACLE, &rc, df.detail, NULL, NULL, 0, ov, nt);
 }
 
 int fz_one_input(const struct fz_config *cfg, const uint8_t *data, size_t size)

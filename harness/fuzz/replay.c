@@ -48,6 +48,7 @@ static const char *verdict_name(int v)
     switch (v) {
     case SCN_DIFF_AGREE: return "agree";
     case SCN_DIFF_IMPL: return "implementation-defined";
+    case SCN_DIFF_KNOWN: return "known bug or gap";
     case SCN_DIFF_DIVERGENCE: return "divergence";
     default: return "not run (fewer than 2 targets, or an oracle finding)";
     }

@@ -16,6 +16,9 @@
  * An expectation without n= means no %n object was stored to (all stay 0).
  * For kind "impl" cases, a target other than ref/ref-kernel whose output
  * differs from the expectation passes with "note":"impl-differs".
+ * A failing result also carries "finding": the finding record of its root
+ * cause (docs/FINDINGS.md), and "rule_kind" when a rule (an allowance, a
+ * known bug or gap) explains it.
  * Then a summary line {"summary":{...}}. Exit 0: all pass; 1: failures or
  * errors; 2: usage or corpus parse error (one line on stderr naming file:line).
  */
@@ -27,7 +30,9 @@
 #include <time.h>
 
 #include "case.h"
+#include "finding.h"
 #include "oracle.h"
+#include "rootcause.h"
 #include "target.h"
 
 static int fail_only;
@@ -65,6 +70,53 @@ static int is_reference(const struct scn_target *t)
     return !strcmp(t->name, "ref") || !strcmp(t->name, "ref-kernel");
 }
 
+/* The root cause of a failing result, as a record (finding.h). */
+static const char *finding_json(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
+                                long line, const char *oracle, const struct scn_finding *f, const char *expected,
+                                const struct scn_rootcause **rcp)
+{
+    static struct scn_rootcause rc;
+    static struct scn_case work;
+    enum scn_dialect d = t->dialect;
+    const struct scn_target *ref = scn_target_find(d == SCN_DIALECT_KERNEL ? "ref-kernel" : "ref");
+    memcpy(&work, &e->c, sizeof work);
+    if (f) scn_rootcause_oracle(&work, d, &ctx, t, check_flags, f->oracle, f->klass, &rc);
+    else scn_rootcause_expect(&work, d, t, ref, oracle, &rc);
+    *rcp = &rc;
+    struct scn_out_view ov[3];
+    size_t nov = 0;
+    const struct scn_target *shown[2] = { t, ref && ref != t ? ref : NULL };
+    scn_record_outputs(shown, shown[1] ? 2 : 1, &rc.reduced, ov);
+    nov = shown[1] ? 2 : 1;
+    static char xbytes[SCN_EXPECT_MAX * 4 + 64];
+    if (!rc.steps && expected) { /* the corpus expectation, for the case as it is */
+        snprintf(xbytes, sizeof xbytes, "%s", expected);
+        ov[nov++] = (struct scn_out_view){ "expected", 0, 0, (const unsigned char *)xbytes, strlen(xbytes) };
+    }
+    static struct scn_jbuf extra;
+    char t2[64];
+    extra.n = 0;
+    scn_jbuf_str(&extra, ",\"category\":");
+    scn_jbuf_json(&extra, e->category, strlen(e->category));
+    scn_jbuf_str(&extra, ",\"kind\":");
+    scn_jbuf_json(&extra, e->kind, strlen(e->kind));
+    scn_jbuf_str(&extra, ",\"citation\":");
+    scn_jbuf_json(&extra, e->citation, strlen(e->citation));
+    scn_jbuf_str(&extra, ",\"where\":");
+    snprintf(t2, sizeof t2, ":%ld", line);
+    static struct scn_jbuf where;
+    where.n = 0;
+    scn_jbuf_str(&where, file);
+    scn_jbuf_str(&where, t2);
+    scn_jbuf_json(&extra, where.p, where.n);
+    struct scn_record r = { "conform", "scn-conform", f ? f->oracle : oracle, &rc, &e->c, d,
+                            f ? f->detail : "the output differs from the corpus expectation",
+                            f ? t->name : NULL, f ? scn_family_name(f->family) : NULL, f ? (long)f->size : 0,
+                            -1, ov, nov, extra.p };
+    size_t n;
+    return scn_record_json(&r, &n);
+}
+
 static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                  long line, const char *status, const char *oracle, const char *expected,
                  const char *actual, const struct scn_finding *f, const char *note, long full_ret)
@@ -99,6 +151,15 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
     else if (actual)
         printf(",\"ret\":%ld,\"size\":null", full_ret); /* expectation mismatch: the large-buffer C99 call */
     if (note) printf(",\"note\":\"%s\"", note);
+    if (strcmp(status, "pass")) {
+        const struct scn_rootcause *rc;
+        const char *rec = finding_json(t, e, file, line, oracle, f, expected, &rc);
+        if (rc->rule) printf(",\"rule_kind\":\"%s\"", scn_rule_kind_name(rc->rule->kind));
+        char *sig = json_text(rc->signature, strlen(rc->signature));
+        printf(",\"signature\":%s", sig);
+        free(sig);
+        printf(",\"finding\":%s", rec);
+    }
     printf(",\"file\":%s,\"line\":%ld,\"citation\":%s}\n", fl, line, cit);
     free(cs);
     free(cat);

@@ -128,10 +128,10 @@ int main(void)
     struct scn_diff_finding f;
 
     /* the embedded table loads and has the documented entries */
-    CHECK(scn_allowances_count() >= 5, "%zu entries", scn_allowances_count());
+    CHECK(scn_rules_count() >= 5, "%zu entries", scn_rules_count());
     int have_p = 0;
-    for (size_t i = 0; i < scn_allowances_count(); i++)
-        if (!strcmp(scn_allowance_at(i)->id, "p-spelling")) have_p = 1;
+    for (size_t i = 0; i < scn_rules_count(); i++)
+        if (!strcmp(scn_rule_at(i)->id, "p-spelling")) have_p = 1;
     CHECK(have_p, "no p-spelling entry");
 
     /* agreement: the fast path */
@@ -140,30 +140,30 @@ int main(void)
     /* %p of NULL: implementation-defined, localised to the %p even next to other conversions */
     CHECK(run("\"%d [%p] %s\" int:5 ptr:NULL str:\"ab\"", &f) == SCN_DIFF_IMPL, "verdict %d", f.verdict);
     CHECK(!strcmp(f.klass, "implementation-defined"), "%s", f.klass);
-    CHECK(f.allowance && !strcmp(f.allowance->id, "p-spelling"), "allowance %s",
-          f.allowance ? f.allowance->id : "(none)");
+    CHECK(f.rule && !strcmp(f.rule->id, "p-spelling"), "rule %s",
+          f.rule ? f.rule->id : "(none)");
     CHECK(!strcmp(f.conv, "p"), "conv %s", f.conv);
-    CHECK(!strcmp(f.signature, "differential:p::good~odd"), "signature %s", f.signature);
+    CHECK(!strcmp(f.key, "differential:p::good~odd:p-spelling"), "key %s", f.key);
 
     /* a real difference in %d stays a divergence, even beside an allowed %p */
     CHECK(run("\"%p %d\" ptr:NULL int:7", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
     CHECK(!strcmp(f.klass, "divergence"), "%s", f.klass);
     CHECK(!strcmp(f.conv, "d"), "conv %s", f.conv);
-    CHECK(f.allowance == NULL, "allowance set");
-    CHECK(!strcmp(f.signature, "differential:d::good~odd"), "signature %s", f.signature);
+    CHECK(f.rule == NULL, "rule set");
+    CHECK(!strcmp(f.key, "differential:d::good~odd:"), "key %s", f.key);
     CHECK(!strcmp(f.what, "ret"), "what %s", f.what); /* "(nil) 7" vs "0 8": the lengths differ first */
     CHECK(run("\"[%d]\" int:17", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
     CHECK(!strcmp(f.what, "bytes"), "what %s", f.what);
 
     /* flags class in the signature; positional specifications are localised too */
     CHECK(run("\"%2$-5d|%1$s\" str:\"q\" int:7", &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
-    CHECK(!strcmp(f.signature, "differential:d:-w:good~odd"), "signature %s", f.signature);
+    CHECK(!strcmp(f.key, "differential:d:-w:good~odd:"), "key %s", f.key);
 
     /* %La: another normalisation of the same value is allowed ... */
     CHECK(run("\"%La\" ldouble:0xc.90fdaa22168c235p-2", &f) == SCN_DIFF_IMPL, "verdict %d (%s)", f.verdict,
           f.detail);
-    CHECK(f.allowance && !strcmp(f.allowance->id, "a-normalisation"), "allowance %s",
-          f.allowance ? f.allowance->id : "(none)");
+    CHECK(f.rule && !strcmp(f.rule->id, "a-normalisation"), "rule %s",
+          f.rule ? f.rule->id : "(none)");
     /* ... a wrongly rounded value is not (1.5 to 1 hex digit: 0x1.8p+0 or 0xc.0p-3, never 0x1.0p+0) */
     CHECK(run("\"%.1La\" ldouble:0xcp-3", &f) == SCN_DIFF_DIVERGENCE, "verdict %d (%s)",
           f.verdict, f.detail);
@@ -187,10 +187,10 @@ int main(void)
         for (int round = 0; round < 2; round++)
             for (int i = 0; i < NC; i++) {
                 run(cases[i], &on[i]);
-                CHECK(on[i].verdict == off[i].verdict && !strcmp(on[i].signature, off[i].signature) &&
+                CHECK(on[i].verdict == off[i].verdict && !strcmp(on[i].key, off[i].key) &&
                           !strcmp(on[i].detail, off[i].detail),
-                      "round %d %s: %s / %s vs %s / %s", round, cases[i], on[i].signature, on[i].detail,
-                      off[i].signature, off[i].detail);
+                      "round %d %s: %s / %s vs %s / %s", round, cases[i], on[i].key, on[i].detail,
+                      off[i].key, off[i].detail);
             }
         scn_diff_memo_stats(&h1, &m1);
         CHECK(h1 > h0 && m1 > m0, "memo hits %llu -> %llu, misses %llu -> %llu", h0, h1, m0, m1);
@@ -198,14 +198,14 @@ int main(void)
               "%s", f.detail);
         /* "%s" of "x6" is the same on both (memoised), of "x7" it is not */
         CHECK(run("\"%s %d\" str:\"x6\" int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "d"), "%s",
-              f.signature);
+              f.key);
         CHECK(run("\"%s %d\" str:\"x7\" int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "s"), "%s",
-              f.signature);
+              f.key);
         /* the same for a long double's value bytes */
         CHECK(run("\"%Lf %d\" ldouble:0xcp-1 int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "d"), "%s",
-              f.signature);
+              f.key);
         CHECK(run("\"%Lf %d\" ldouble:0xep-1 int:7", &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "Lf"), "%s",
-              f.signature);
+              f.key);
     }
 
     /* three targets: every differing pair is localised, the worst verdict
@@ -217,13 +217,13 @@ int main(void)
         scn_diff_set_memo(0);
         good2_calls = 0;
         CHECK(run_on("\"%d [%p] %s\" int:5 ptr:NULL str:\"ab\"", gog, 3, &f) == SCN_DIFF_IMPL, "verdict %d", f.verdict);
-        CHECK(f.a == 0 && f.b == 1 && f.allowance && !strcmp(f.allowance->id, "p-spelling"), "pair %zu,%zu %s", f.a,
+        CHECK(f.a == 0 && f.b == 1 && f.rule && !strcmp(f.rule->id, "p-spelling"), "pair %zu,%zu %s", f.a,
               f.b, f.detail);
         /* one full call, then one call per sub-case (3 specifications) */
         CHECK(good2_calls == 1 + 3, "good2 called %d times", good2_calls);
         CHECK(run_on("\"%p %d\" ptr:NULL int:7", ggo, 3, &f) == SCN_DIFF_DIVERGENCE, "verdict %d", f.verdict);
-        CHECK(f.a == 0 && f.b == 2 && !strcmp(f.signature, "differential:d::good~odd"), "pair %zu,%zu %s", f.a, f.b,
-              f.signature);
+        CHECK(f.a == 0 && f.b == 2 && !strcmp(f.key, "differential:d::good~odd:"), "pair %zu,%zu %s", f.a, f.b,
+              f.key);
         /* the same verdicts through the memo, hit on a repeat */
         scn_diff_set_memo(1);
         for (int round = 0; round < 2; round++) {
@@ -231,7 +231,7 @@ int main(void)
             scn_diff_memo_stats(&h0, &m0);
             good2_calls = 0;
             CHECK(run_on("\"%d [%p] %s\" int:5 ptr:NULL str:\"ab\"", gog, 3, &f) == SCN_DIFF_IMPL &&
-                      f.a == 0 && f.b == 1 && f.allowance && !strcmp(f.allowance->id, "p-spelling"),
+                      f.a == 0 && f.b == 1 && f.rule && !strcmp(f.rule->id, "p-spelling"),
                   "round %d: %s", round, f.detail);
             scn_diff_memo_stats(&h1, &m1);
             CHECK(round ? (h1 - h0 == 3 && good2_calls == 1) : (m1 - m0 == 3 && good2_calls == 4),

@@ -1,0 +1,90 @@
+/* Root causes: a finding is reduced before it is signed, so that one bug is
+ * one finding however the fuzzer happened to meet it (docs/FINDINGS.md).
+ *
+ * scn_reduce() shrinks a case greedily and deterministically while a
+ * predicate says the same thing still happens: the culprit specification
+ * alone; literal text and other specifications dropped; each flag, the
+ * width, the precision, the length modifier and the positional form
+ * dropped; integer conversions moved to %d and floating ones to %f or %e;
+ * widths, precisions and argument values moved toward 0, 1, -1, short
+ * strings and short mantissas. The result is the finding's reproducer.
+ *
+ * The signature is <oracle>:<what>:<targets>:<classification>, <what> being
+ * the id of the rule that explains it, or else the reduced case's shape.
+ */
+#ifndef SCN_ROOTCAUSE_H
+#define SCN_ROOTCAUSE_H
+
+#include <stddef.h>
+
+#include "case.h"
+#include "differential.h"
+#include "oracle.h"
+#include "rules.h"
+#include "target.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when the candidate still shows the same failure. */
+typedef int (*scn_still_fn)(struct scn_case *cand, void *ctx);
+
+#define SCN_REDUCE_BUDGET 600 /* candidates tried at most per reduction */
+
+/* Reduces c in place; returns the number of steps kept (0: unchanged). */
+unsigned scn_reduce(struct scn_case *c, enum scn_dialect d, scn_still_fn still, void *ctx, unsigned budget);
+
+/* The shape of a case: its specifications in order, literal widths and
+ * precisions written N, positions as written ("%1$0*2$f", "%-N.Nd"),
+ * literal text left out, "%!" for an invalid one. Returns the length. */
+size_t scn_case_shape(const struct scn_case *c, enum scn_dialect d, char *out, size_t cap);
+
+struct scn_rootcause {
+    struct scn_case reduced;     /* the reproducer */
+    unsigned steps;              /* reduction steps kept */
+    char shape[160];
+    char targets[80];            /* "glibc~ref" (a pair, sorted) or "glibc" */
+    const char *klass;           /* classification */
+    const struct scn_rule *rule; /* the rule that explains it, or NULL */
+    char signature[320];
+};
+
+/* A differential finding df of case c between targets ta and tb: reduced
+ * while the two still differ with the same verdict and rule. */
+void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const struct scn_target *ta,
+                        const struct scn_target *tb, const struct scn_diff_finding *df,
+                        struct scn_rootcause *rc);
+
+/* After the reduction of a differential finding: the pair that the
+ * reduced case shows among all the targets (their outputs of it, the
+ * baseline first), when it shows the same verdict and rule.
+ * The pair the fuzzer met depends on what else the case held (a target whose
+ * whole call failed agrees with nobody); the reduced case's does not. */
+void scn_rootcause_repair_pair(struct scn_rootcause *rc, const struct scn_diff_out *outs, size_t n,
+                               enum scn_dialect d);
+
+/* A per-size oracle finding (oracle, klass) of target t on c (checked with
+ * scn_check_case flags in context x): reduced while the same oracle fires. */
+void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct scn_oracle_ctx *x,
+                          const struct scn_target *t, unsigned flags, const char *oracle, const char *klass,
+                          struct scn_rootcause *rc);
+
+/* A conformance failure (oracle "expect.*") of target t on c: reduced
+ * against the dialect's reference (a target that meets every expectation of
+ * the corpus), while t still differs from it the same way. A rule that
+ * explains the difference gives the classification, else "conformance";
+ * when t is the reference or agrees with it, the case is signed as it is.
+ * Failures with the same localised culprit share one reduction. */
+void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
+                          const struct scn_target *reference, const char *oracle, struct scn_rootcause *rc);
+
+/* A finding reduced by the caller's own predicate (conformance, executors):
+ * signs it as oracle:<rule id or shape>:targets:klass. */
+void scn_rootcause_sign(struct scn_rootcause *rc, const char *oracle, enum scn_dialect d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCN_ROOTCAUSE_H */

@@ -1,0 +1,423 @@
+/* The rules tables (allowances, known bugs and gaps) and their one pattern
+ * matcher. See rules.h and the header of oracles/allowances.tsv. */
+#define _GNU_SOURCE
+#include "rules.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scn_allowances_data.h" /* generated: scn_allowances_tsv[] */
+#include "scn_known_bugs_data.h" /* generated: scn_known_bugs_tsv[] */
+
+#define MAX_RULES 120 /* memoised verdicts keep a rule index in a signed char */
+
+enum table { T_ALLOW = 0, T_KNOWN = 1 };
+static struct scn_rule tab[2][MAX_RULES];
+static size_t tab_n[2];
+static int loaded[2];
+static unsigned generation = 1;
+
+const char *scn_rule_kind_name(int kind)
+{
+    return kind == SCN_RULE_KNOWN_BUG ? "known-bug" : kind == SCN_RULE_KNOWN_GAP ? "known-gap" : "allowance";
+}
+
+const char *scn_rule_classification(int kind)
+{
+    return kind == SCN_RULE_ALLOWANCE ? "implementation-defined" : scn_rule_kind_name(kind);
+}
+
+unsigned scn_rules_generation(void) { return generation; }
+
+/* ------------------------------------------------------------ loading */
+
+static int copy_field(char *dst, size_t cap, const char *s, size_t n)
+{
+    if (n >= cap) return -1;
+    memcpy(dst, s, n);
+    dst[n] = 0;
+    return 0;
+}
+
+static int valid_term(const char *t)
+{
+    static const char *const exact[] = { "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "prec", "noprec",
+                                         "spec=invalid", "whole", "ret<0", "hexvalue", "positional",
+                                         "width<0", "sharedarg", NULL };
+    if (!strncmp(t, "conv=", 5) || !strncmp(t, "len=", 4)) return t[t[0] == 'c' ? 5 : 4] != 0;
+    if (!strncmp(t, "flag=", 5)) return t[5] && strchr(SCN_FLAG_CHARS, t[5]) && !t[6];
+    if (!strncmp(t, "argpos>", 7)) return t[7] >= '0' && t[7] <= '9' && strspn(t + 7, "0123456789") == strlen(t + 7);
+    for (size_t i = 0; exact[i]; i++)
+        if (!strcmp(t, exact[i])) return 1;
+    return 0;
+}
+
+#define ERR(...) do { if (err) snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+/* Columns: allowances  id dialect pattern targets citation
+ *          known bugs  id kind dialect pattern targets versions reproducer citation */
+static int load(enum table t, const char *text, size_t len, char *err, size_t errlen)
+{
+    static struct scn_rule next[MAX_RULES];
+    const size_t ncol = t == T_ALLOW ? 5 : 8;
+    size_t n = 0, lineno = 0, pos = 0;
+    if (err && errlen) err[0] = 0;
+    while (pos < len) {
+        size_t e = pos;
+        while (e < len && text[e] != '\n') e++;
+        const char *line = text + pos;
+        size_t ll = e - pos;
+        pos = e + 1;
+        lineno++;
+        if (ll && line[ll - 1] == '\r') ll--;
+        if (ll == 0 || line[0] == '#') continue;
+        const char *f[8];
+        size_t fl[8], nf = 0, s = 0;
+        for (size_t i = 0; i <= ll && nf < ncol; i++)
+            if (i == ll || (line[i] == '\t' && nf < ncol - 1)) {
+                f[nf] = line + s;
+                fl[nf++] = i - s;
+                s = i + 1;
+            }
+        if (nf != ncol) ERR("line %zu: expected %zu tab-separated fields, got %zu", lineno, ncol, nf);
+        for (size_t i = 0; i < ncol; i++)
+            if (!fl[i]) ERR("line %zu: empty field %zu", lineno, i + 1);
+        if (n >= MAX_RULES) ERR("line %zu: more than %d entries", lineno, MAX_RULES);
+        struct scn_rule *r = &next[n];
+        memset(r, 0, sizeof *r);
+        size_t k = 0; /* column cursor */
+        if (copy_field(r->id, sizeof r->id, f[k], fl[k])) ERR("line %zu: id too long", lineno);
+        k++;
+        r->kind = SCN_RULE_ALLOWANCE;
+        if (t == T_KNOWN) {
+            if (fl[k] == 3 && !memcmp(f[k], "bug", 3)) r->kind = SCN_RULE_KNOWN_BUG;
+            else if (fl[k] == 3 && !memcmp(f[k], "gap", 3)) r->kind = SCN_RULE_KNOWN_GAP;
+            else ERR("line %zu: kind must be bug or gap", lineno);
+            k++;
+        }
+        if (fl[k] == 3 && !memcmp(f[k], "iso", 3)) r->dialect = SCN_DIALECT_ISO;
+        else if (fl[k] == 6 && !memcmp(f[k], "kernel", 6)) r->dialect = SCN_DIALECT_KERNEL;
+        else if (fl[k] == 1 && f[k][0] == '*') r->dialect = -1;
+        else ERR("line %zu: dialect must be iso, kernel or *", lineno);
+        k++;
+        if (copy_field(r->pattern, sizeof r->pattern, f[k], fl[k]) ||
+            copy_field(r->targets, sizeof r->targets, f[k + 1], fl[k + 1]))
+            ERR("line %zu: a field is too long", lineno);
+        k += 2;
+        if (t == T_KNOWN) {
+            if (copy_field(r->versions, sizeof r->versions, f[k], fl[k]) ||
+                copy_field(r->reproducer, sizeof r->reproducer, f[k + 1], fl[k + 1]))
+                ERR("line %zu: a field is too long", lineno);
+            k += 2;
+        }
+        if (copy_field(r->citation, sizeof r->citation, f[k], fl[k])) ERR("line %zu: citation too long", lineno);
+        char pat[sizeof r->pattern];
+        strcpy(pat, r->pattern);
+        for (char *sv = NULL, *term = strtok_r(pat, "&", &sv); term; term = strtok_r(NULL, "&", &sv))
+            if (!valid_term(term)) ERR("line %zu: unknown pattern term '%s'", lineno, term);
+        for (size_t i = 0; i < n; i++)
+            if (!strcmp(next[i].id, r->id)) ERR("line %zu: id '%s' used twice", lineno, r->id);
+        n++;
+    }
+    memcpy(tab[t], next, n * sizeof next[0]);
+    tab_n[t] = n;
+    loaded[t] = 1;
+    generation++;
+    return (int)n;
+}
+
+int scn_allowances_load(const char *text, size_t len, char *err, size_t errlen)
+{
+    return load(T_ALLOW, text, len, err, errlen);
+}
+
+int scn_known_bugs_load(const char *text, size_t len, char *err, size_t errlen)
+{
+    return load(T_KNOWN, text, len, err, errlen);
+}
+
+static int load_file(enum table t, const char *path, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) ERR("%s: %s", path, strerror(errno));
+    static char buf[1 << 18];
+    size_t n = fread(buf, 1, sizeof buf, fp);
+    int big = !feof(fp);
+    fclose(fp);
+    if (big) ERR("%s: larger than %zu bytes", path, sizeof buf);
+    char e2[200];
+    int r = load(t, buf, n, e2, sizeof e2);
+    if (r < 0) ERR("%s: %s", path, e2);
+    return r;
+}
+
+int scn_allowances_load_file(const char *path, char *err, size_t errlen)
+{
+    return load_file(T_ALLOW, path, err, errlen);
+}
+
+int scn_known_bugs_load_file(const char *path, char *err, size_t errlen)
+{
+    return load_file(T_KNOWN, path, err, errlen);
+}
+
+/* A broken table is the user's set-up, not a finding: exit 2 naming it. */
+static void ensure_loaded(void)
+{
+    static const struct { const char *env, *embedded_name; const unsigned char *data; size_t len; } src[2] = {
+        { "SCN_ALLOWANCES", "oracles/allowances.tsv", scn_allowances_tsv, sizeof scn_allowances_tsv - 1 },
+        { "SCN_KNOWN_BUGS", "oracles/known_bugs.tsv", scn_known_bugs_tsv, sizeof scn_known_bugs_tsv - 1 },
+    };
+    for (int t = 0; t < 2; t++) {
+        if (loaded[t]) continue;
+        char err[300];
+        const char *env = getenv(src[t].env);
+        int r = env && *env ? load_file((enum table)t, env, err, sizeof err)
+                            : load((enum table)t, (const char *)src[t].data, src[t].len, err, sizeof err);
+        if (r < 0) {
+            fprintf(stderr, "scnfuzz: %s%s%s\n", env && *env ? "" : src[t].embedded_name,
+                    env && *env ? "" : ": ", err);
+            exit(2);
+        }
+    }
+}
+
+size_t scn_rules_count(void)
+{
+    ensure_loaded();
+    return tab_n[T_ALLOW] + tab_n[T_KNOWN];
+}
+
+const struct scn_rule *scn_rule_at(size_t i)
+{
+    ensure_loaded();
+    if (i < tab_n[T_ALLOW]) return &tab[T_ALLOW][i];
+    i -= tab_n[T_ALLOW];
+    return i < tab_n[T_KNOWN] ? &tab[T_KNOWN][i] : NULL;
+}
+
+/* ------------------------------------------------------------ matching */
+
+static int target_listed(const char *list, const char *name)
+{
+    if (!strcmp(list, "*")) return 1;
+    size_t nl = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == nl && !memcmp(p, name, l)) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* conversion list "a|A|La": a bare letter matches any length */
+static int conv_listed(const char *list, size_t ln, const char *len, char conv)
+{
+    size_t i = 0;
+    while (i < ln) {
+        size_t e = i;
+        while (e < ln && list[e] != '|') e++;
+        size_t l = e - i;
+        if (l == 1 && list[i] == conv) return 1;
+        if (l >= 2 && list[i + l - 1] == conv && l - 1 == strlen(len) && !memcmp(list + i, len, l - 1)) return 1;
+        i = e + 1;
+    }
+    return 0;
+}
+
+/* "len=X|Y": "w" stands for every wN / wfN, "-" for no length modifier */
+static int len_listed(const char *list, size_t ln, const char *len)
+{
+    size_t i = 0;
+    while (i < ln) {
+        size_t e = i;
+        while (e < ln && list[e] != '|') e++;
+        size_t l = e - i;
+        if (l == 1 && list[i] == '-' && !len[0]) return 1;
+        if (l == 1 && list[i] == 'w' && len[0] == 'w') return 1;
+        if (l == strlen(len) && l && !memcmp(list + i, len, l)) return 1;
+        i = e + 1;
+    }
+    return 0;
+}
+
+/* two specifications of c read the same n$ argument */
+static int shared_arg(const struct scn_case *c, enum scn_dialect dialect)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    size_t n = scn_scan_specs(c, dialect, sp, SCN_MAX_SPECS);
+    unsigned char used[SCN_CASE_MAX_ARGS] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].invalid || sp[i].pos <= 0) continue;
+        int a[3] = { sp[i].warg, sp[i].parg, sp[i].varg };
+        for (int j = 0; j < 3; j++)
+            if (a[j] >= 0 && used[a[j]]++) return 1;
+    }
+    return 0;
+}
+
+/* the largest n$ number the format of c uses (0: none) */
+static int max_position(const struct scn_case *c, enum scn_dialect dialect)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    size_t n = scn_scan_specs(c, dialect, sp, SCN_MAX_SPECS);
+    int m = 0;
+    for (size_t i = 0; i < n; i++) {
+        int v[3] = { sp[i].pos, sp[i].wpos, sp[i].ppos };
+        for (int j = 0; j < 3; j++)
+            if (v[j] > m) m = v[j];
+    }
+    return m;
+}
+
+static int arg_is_nonascii(const struct scn_case *c, const struct scn_arg *a)
+{
+    if (a->type == SCN_ARG_WINT) return a->v.u > 0x7f;
+    if (a->type == SCN_ARG_WSTR && !a->is_null) {
+        const wchar_t *w = (const wchar_t *)(const void *)(c->arena + a->off);
+        for (size_t i = 0; i < a->len; i++)
+            if ((unsigned)w[i] > 0x7f) return 1;
+    }
+    return 0;
+}
+
+/* Is out (len bytes) a hexadecimal float equal to v correctly rounded to prec
+ * hex digits after the point (prec < 0: exactly v)? */
+static int hex_ok(const unsigned char *out, size_t len, long double v, long prec)
+{
+    char t[2048];
+    if (len == 0 || len >= sizeof t) return 0;
+    memcpy(t, out, len);
+    t[len] = 0;
+    const char *p = t;
+    while (*p == ' ') p++;
+    const char *q = p;
+    if (*q == '-' || *q == '+' || *q == ' ') q++;
+    if (q[0] != '0' || (q[1] | 32) != 'x') return 0;
+    char *end;
+    errno = 0;
+    long double got = strtold(p, &end);
+    if (end == p) return 0;
+    while (*end == ' ') end++;
+    if (*end) return 0;
+    if (signbit(got) != signbit(v)) return 0;
+    if (prec < 0) return got == v;
+    const char *pe = strchr(q, 'p');
+    if (!pe) pe = strchr(q, 'P');
+    if (!pe) return 0;
+    long e = strtol(pe + 1, NULL, 10);
+    long double half_ulp = ldexpl(1.0L, (int)(e - 4 * prec - 1));
+    long double diff = fabsl(got - v);
+    return diff <= half_ulp;
+}
+
+static int arg_prec(const struct scn_case *c, const struct scn_spec *s, long *prec)
+{
+    if (s->prec == -1) { *prec = -1; return 0; }
+    if (s->prec >= 0) { *prec = s->prec; return 0; }
+    if (s->parg < 0) return -1;
+    long long v = c->args[s->parg].v.i;
+    *prec = (int)v < 0 ? -1 : (int)v;
+    return 0;
+}
+
+
+static int matches(const struct scn_rule *al, enum scn_dialect dialect, const struct scn_case *c,
+                   const struct scn_culprit *k, const char *ta, const char *tb)
+{
+    if (al->dialect >= 0 && al->dialect != (int)dialect) return 0;
+    int la = target_listed(al->targets, ta), lb = target_listed(al->targets, tb);
+    if (al->kind == SCN_RULE_ALLOWANCE ? !(la && lb) : !(la || lb)) return 0;
+    const struct scn_spec *s = k->s;
+    const struct scn_arg *val = s && s->varg >= 0 ? &c->args[s->varg] : NULL;
+    const char *p = al->pattern;
+    while (*p) {
+        const char *e = strchr(p, '&');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+#define IS(lit) (l == sizeof(lit) - 1 && !memcmp(p, lit, l))
+        int ok;
+        if (l > 5 && !memcmp(p, "conv=", 5)) ok = s && !s->invalid && conv_listed(p + 5, l - 5, s->len, s->conv);
+        else if (l == 6 && !memcmp(p, "flag=", 5)) {
+            const char *fc = strchr(SCN_FLAG_CHARS, p[5]);
+            ok = s && fc && (s->flags & (1u << (fc - SCN_FLAG_CHARS)));
+        } else if (IS("arg=null")) ok = val && val->is_null;
+        else if (IS("arg=nan"))
+            ok = val && ((val->type == SCN_ARG_DOUBLE && isnan(val->v.d)) ||
+                         (val->type == SCN_ARG_LDOUBLE && isnan(val->v.ld)));
+        else if (IS("arg=nonascii")) ok = val && arg_is_nonascii(c, val);
+        else if (IS("arg=zero"))
+            ok = val && (val->type <= SCN_ARG_SIZE || val->type == SCN_ARG_WINT) && val->v.u == 0;
+        else if (IS("prec")) ok = s && s->prec != -1;
+        else if (IS("noprec")) ok = s && s->prec == -1;
+        else if (IS("spec=invalid")) ok = s && s->invalid;
+        else if (IS("whole")) ok = s == NULL;
+        else if (IS("ret<0")) ok = k->ret_a < 0 && k->ret_b < 0;
+        else if (IS("positional")) ok = s && s->pos > 0;
+        else if (IS("width<0"))
+            ok = s && s->width == SCN_SPEC_STAR && s->warg >= 0 && (int)c->args[s->warg].v.i < 0;
+        else if (IS("sharedarg")) ok = !s && shared_arg(c, dialect);
+        else if (l > 7 && !memcmp(p, "argpos>", 7)) ok = max_position(c, dialect) > atoi(p + 7);
+        else if (l > 4 && !memcmp(p, "len=", 4)) ok = s && !s->invalid && len_listed(p + 4, l - 4, s->len);
+        else if (IS("hexvalue")) {
+            long prec;
+            ok = 0;
+            if (s && val && !arg_prec(c, s, &prec) && k->ret_a >= 0 && k->ret_b >= 0) {
+                long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld
+                              : val->type == SCN_ARG_DOUBLE ? (long double)val->v.d : NAN;
+                ok = !isnan(v) && !isinf(v) && hex_ok(k->oa, k->la, v, prec) && hex_ok(k->ob, k->lb, v, prec);
+            }
+        } else ok = 0;
+#undef IS
+        if (!ok) return 0;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 1;
+}
+
+int scn_rule_matches(const struct scn_rule *al, enum scn_dialect dialect, const char *spec,
+                     const struct scn_arg *value, const struct scn_case *c, const char *ta,
+                     const char *tb, int ret_a, int ret_b, const unsigned char *out_a, size_t len_a,
+                     const unsigned char *out_b, size_t len_b)
+{
+    struct scn_spec d;
+    struct scn_culprit k = { NULL, ret_a, ret_b, out_a, out_b, len_a, len_b };
+    if (spec) {
+        /* scan the spec alone against a case whose only argument is value */
+        static struct scn_case tmp;
+        size_t sl = strlen(spec);
+        scn_case_init(&tmp, spec, sl);
+        tmp.nargs = value ? 1 : 0;
+        if (value) tmp.args[0] = *value;
+        if (value && (value->type == SCN_ARG_STR || value->type == SCN_ARG_WSTR) && c) {
+            /* strings point into c's arena */
+            memcpy(tmp.arena, c->arena, sizeof tmp.arena);
+            tmp.arena_used = c->arena_used;
+        }
+        struct scn_spec arr[4];
+        size_t n = scn_scan_specs(&tmp, dialect, arr, 4);
+        if (n == 0) return 0;
+        d = arr[0];
+        d.warg = -1;
+        if (d.prec == -2) d.prec = -1;
+        if (d.width == -2) d.width = -1;
+        if (value) d.varg = 0;
+        k.s = &d;
+        return matches(al, dialect, &tmp, &k, ta, tb);
+    }
+    return matches(al, dialect, c, &k, ta, tb);
+}
+
+int scn_rule_find(enum scn_dialect dialect, const struct scn_case *c, const struct scn_culprit *k,
+                  const char *ta, const char *tb)
+{
+    size_t n = scn_rules_count();
+    for (size_t j = 0; j < n; j++)
+        if (matches(scn_rule_at(j), dialect, c, k, ta, tb)) return (int)j;
+    return -1;
+}

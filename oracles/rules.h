@@ -1,0 +1,86 @@
+/* The rules that explain a difference between two targets, as data:
+ *   allowances   oracles/allowances.tsv: the standard leaves the behaviour
+ *                open (classification "implementation-defined");
+ *   known bugs   oracles/known_bugs.tsv: a target's bug (kind "bug") or a
+ *   and gaps     feature it lacks (kind "gap"), recorded with the versions,
+ *                a reproducer and the upstream report or clause
+ *                (classifications "known-bug" / "known-gap").
+ * One pattern language for both (see the header of allowances.tsv). Both
+ * files are compiled in (the build embeds them) and can be replaced at run
+ * time (scn_*_load*, env SCN_ALLOWANCES / SCN_KNOWN_BUGS read at the first
+ * use). A broken table is a set-up error: the message names file and line
+ * and the process exits 2.
+ */
+#ifndef SCN_RULES_H
+#define SCN_RULES_H
+
+#include <stddef.h>
+
+#include "case.h"
+#include "spec.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* in increasing severity: a pair's verdict takes the worst rule of its culprits */
+enum scn_rule_kind { SCN_RULE_ALLOWANCE = 0, SCN_RULE_KNOWN_GAP = 1, SCN_RULE_KNOWN_BUG = 2 };
+
+struct scn_rule {
+    char id[48];
+    int kind;              /* enum scn_rule_kind */
+    int dialect;           /* SCN_DIALECT_ISO / _KERNEL, or -1 for both ("*") */
+    char pattern[160];
+    char targets[128];     /* "*" or "a,b,c" */
+    char versions[160];    /* known bugs: the versions seen affected */
+    char reproducer[400];  /* known bugs: a case in the text form */
+    char citation[480];
+};
+
+/* "allowance", "known-bug", "known-gap" */
+const char *scn_rule_kind_name(int kind);
+/* the classification of a difference a rule explains */
+const char *scn_rule_classification(int kind);
+
+/* Replaces one table with TSV text (allowances: 5 columns; known bugs: 8).
+ * Returns the number of entries, or -1 with "line N: ..." in err. */
+int scn_allowances_load(const char *text, size_t len, char *err, size_t errlen);
+int scn_known_bugs_load(const char *text, size_t len, char *err, size_t errlen);
+int scn_allowances_load_file(const char *path, char *err, size_t errlen);
+int scn_known_bugs_load_file(const char *path, char *err, size_t errlen);
+
+/* All rules: the allowances, then the known bugs and gaps. */
+size_t scn_rules_count(void);
+const struct scn_rule *scn_rule_at(size_t i);
+/* Bumped whenever a table changes (memoised verdicts name rules by index). */
+unsigned scn_rules_generation(void);
+
+/* What differs: one culprit specification of case c (NULL: the whole
+ * case), with the two targets' outputs of it. */
+struct scn_culprit {
+    const struct scn_spec *s;
+    int ret_a, ret_b;
+    const unsigned char *oa, *ob;
+    size_t la, lb;
+};
+
+/* The index (scn_rule_at) of the first rule (allowances first) that
+ * explains culprit k of c between targets ta and tb, or -1. An allowance
+ * needs both targets listed; a known bug or gap one of them (the one that
+ * behaves wrongly). */
+int scn_rule_find(enum scn_dialect dialect, const struct scn_case *c, const struct scn_culprit *k,
+                  const char *ta, const char *tb);
+
+/* Whether one rule matches: the specification spec (as written, e.g.
+ * "%-5La"; NULL for the whole case), its value argument (NULL if none), the
+ * two targets and their outputs. Exposed for tests. */
+int scn_rule_matches(const struct scn_rule *r, enum scn_dialect dialect, const char *spec,
+                     const struct scn_arg *value, const struct scn_case *c, const char *ta,
+                     const char *tb, int ret_a, int ret_b, const unsigned char *out_a, size_t len_a,
+                     const unsigned char *out_b, size_t len_b);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCN_RULES_H */

@@ -1,0 +1,188 @@
+/* Tests of root causes (oracles/rootcause.c, reduce.c), the rules' known
+ * bugs (oracles/rules.c) and the one finding record (oracles/finding.c):
+ * one planted bug met in several shapes is one signature; a known-bug entry
+ * turns it into a known bug, and removing the entry makes it new again;
+ * records are never cut. Fake targets keep the outcomes independent of the
+ * host's libc. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "differential.h"
+#include "finding.h"
+#include "rootcause.h"
+#include "rules.h"
+#include "target.h"
+
+static int failures;
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            failures++;                                                    \
+            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fprintf(stderr, "\n");                                         \
+        }                                                                  \
+    } while (0)
+
+static int good_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return vsnprintf(buf, size, fmt, ap);
+}
+
+/* "plus": the host's output with every '+' written as '#' (a planted bug) */
+static int plus_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    int r = vsnprintf(buf, size, fmt, ap);
+    for (size_t i = 0; size && i < size - 1 && buf[i]; i++)
+        if (buf[i] == '+') buf[i] = '#';
+    return r;
+}
+
+static const struct scn_target good = { "good", NULL, SCN_DIALECT_ISO, good_vsnprintf, NULL, "in-process" };
+static const struct scn_target plus = { "plus", NULL, SCN_DIALECT_ISO, plus_vsnprintf, NULL, "in-process" };
+
+static struct scn_case *parse(const char *text)
+{
+    static struct scn_case c;
+    char err[200];
+    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
+        fprintf(stderr, "bad case %s: %s\n", text, err);
+        exit(2);
+    }
+    return &c;
+}
+
+/* The root cause of text's case between good and plus (NULL: they agree). */
+static const struct scn_rootcause *root_cause(const char *text)
+{
+    static struct scn_rootcause rc;
+    static char b[2][8192];
+    const struct scn_target *t[2] = { &good, &plus };
+    struct scn_case *c = parse(text);
+    struct scn_diff_out outs[2];
+    for (int i = 0; i < 2; i++) {
+        int r = scn_case_call(t[i]->vsnprintf, c, b[i], sizeof b[i]);
+        outs[i] = (struct scn_diff_out){ t[i], r, (const unsigned char *)b[i], r < 0 ? 0 : (size_t)r, 0, NULL };
+    }
+    struct scn_diff_finding df;
+    if (scn_diff_compare(c, outs, 2, SCN_DIALECT_ISO, &df) == SCN_DIFF_AGREE) return NULL;
+    scn_rootcause_diff(c, SCN_DIALECT_ISO, &good, &plus, &df, &rc);
+    return &rc;
+}
+
+static void case_text(const struct scn_case *c, char *out, size_t cap) { scn_case_format(c, out, cap); }
+
+int main(void)
+{
+    char t[512];
+
+    /* one bug, many shapes: one signature, one smallest reproducer */
+    static const char *const shapes[] = {
+        "\"%+d\" int:5",
+        "\"xx %+8.3ld yy %s\" long:123 str:\"q\"",
+        "\"%2$s|%1$+5i\" int:77777 str:\"abc\"",
+        "\"[%-+*d]\" int:7 int:42",
+        "\"%+hhd%%\" int:300",
+        "\"%#+x and %+llu then %+.0i\" uint:1 ullong:2 int:99",
+    };
+    const char *want = "differential:%+d:good~plus:divergence";
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const struct scn_rootcause *rc = root_cause(shapes[i]);
+        CHECK(rc != NULL, "%s: no difference", shapes[i]);
+        if (!rc) continue;
+        CHECK(!strcmp(rc->signature, want), "%s: signature %s", shapes[i], rc->signature);
+        case_text(&rc->reduced, t, sizeof t);
+        CHECK(!strcmp(t, "\"%+d\" int:0"), "%s: reduced to %s", shapes[i], t);
+        CHECK(rc->rule == NULL && !strcmp(rc->klass, "divergence"), "%s: %s", shapes[i], rc->klass);
+    }
+    /* a case without the bug has no root cause */
+    CHECK(root_cause("\"%d %s\" int:5 str:\"x\"") == NULL, "agree");
+
+    /* known bugs are data: an entry turns the divergence into a known bug ... */
+    const char *kb = "# id\tkind\tdialect\tpattern\ttargets\tversions\treproducer\tcitation\n"
+                     "plus-hash\tbug\tiso\tflag=+\tplus\tplus 1.0\t\"%+d\" int:0\ttest: '+' printed as '#'\n";
+    char err[300];
+    CHECK(scn_known_bugs_load(kb, strlen(kb), err, sizeof err) == 1, "%s", err);
+    const struct scn_rootcause *rc = root_cause("\"a%+5d\" int:3");
+    CHECK(rc && rc->rule && !strcmp(rc->rule->id, "plus-hash") && !strcmp(rc->klass, "known-bug"), "%s",
+          rc ? rc->signature : "(agree)");
+    CHECK(rc && !strcmp(rc->signature, "differential:plus-hash:good~plus:known-bug"), "%s", rc ? rc->signature : "");
+    /* ... that applies only to the target it names */
+    const char *kb2 = "plus-hash\tbug\tiso\tflag=+\tglibc\tglibc 2.36\t\"%+d\" int:0\tnot this target\n";
+    CHECK(scn_known_bugs_load(kb2, strlen(kb2), err, sizeof err) == 1, "%s", err);
+    rc = root_cause("\"a%+5d\" int:3");
+    CHECK(rc && !rc->rule && !strcmp(rc->signature, want), "%s", rc ? rc->signature : "");
+    /* ... and without the entry it is new again */
+    CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
+    rc = root_cause("\"a%+5d\" int:3");
+    CHECK(rc && !strcmp(rc->signature, want), "%s", rc ? rc->signature : "");
+    /* a broken table is refused with its line */
+    CHECK(scn_known_bugs_load("x\tbug\tiso\tflag=+\tplus\n", 21, err, sizeof err) < 0 && strstr(err, "line 1"), "%s",
+          err);
+    CHECK(scn_known_bugs_load("x\tmaybe\tiso\tflag=+\tplus\tv\tr\tc\n", 29, err, sizeof err) < 0 &&
+              strstr(err, "kind"), "%s", err);
+
+    /* shapes: literal numbers as N, positions kept, literal text left out */
+    scn_case_shape(parse("\"ab%-12.3d|%5s%%\" int:1 str:\"x\""), SCN_DIALECT_ISO, t, sizeof t);
+    CHECK(!strcmp(t, "%-N.Nd%Ns%%"), "shape %s", t);
+    scn_case_shape(parse("\"%1$0*2$f\" double:0x1p+0 int:-9"), SCN_DIALECT_ISO, t, sizeof t);
+    CHECK(!strcmp(t, "%1$0*2$f"), "shape %s", t);
+
+    /* the pattern terms of known bugs */
+    {
+        struct scn_rule r = { .id = "t", .kind = SCN_RULE_KNOWN_BUG, .dialect = -1, .targets = "x" };
+        struct scn_case *c = parse("\"%1$0*2$f\" double:0x1p+0 int:-9");
+        struct scn_spec sp[4];
+        scn_scan_specs(c, SCN_DIALECT_ISO, sp, 4);
+        struct scn_culprit k = { &sp[0], 1, 1, NULL, NULL, 0, 0 };
+        const char *yes[] = { "positional", "width<0", "flag=0&conv=f", "len=-", NULL };
+        const char *no[] = { "len=w", "flag=-", "sharedarg", "argpos>2", NULL };
+        char err2[200];
+        for (size_t i = 0; yes[i]; i++) {
+            char tsv[256];
+            snprintf(tsv, sizeof tsv, "t\tbug\t*\t%s\tx\tv\tr\tc\n", yes[i]);
+            CHECK(scn_known_bugs_load(tsv, strlen(tsv), err2, sizeof err2) == 1, "%s", err2);
+            CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "x", "y") >= 0, "term %s should match", yes[i]);
+        }
+        for (size_t i = 0; no[i]; i++) {
+            char tsv[256];
+            snprintf(tsv, sizeof tsv, "t\tbug\t*\t%s\tx\tv\tr\tc\n", no[i]);
+            CHECK(scn_known_bugs_load(tsv, strlen(tsv), err2, sizeof err2) == 1, "%s", err2);
+            CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "x", "y") < 0, "term %s should not match", no[i]);
+        }
+        struct scn_case *w = parse("\"%1$hhu%1$X\" uint:300");
+        struct scn_culprit whole = { NULL, 1, 1, NULL, NULL, 0, 0 };
+        const char *sh = "t\tbug\t*\tsharedarg\tx\tv\tr\tc\n";
+        CHECK(scn_known_bugs_load(sh, strlen(sh), err2, sizeof err2) == 1, "%s", err2);
+        CHECK(scn_rule_find(SCN_DIALECT_ISO, w, &whole, "y", "x") >= 0, "sharedarg");
+        (void)r;
+    }
+
+    /* a record is never cut: a 100 KB output is written whole */
+    {
+        static struct scn_rootcause big;
+        memcpy(&big.reduced, parse("\"%s\" str:\"x\""), sizeof big.reduced);
+        big.klass = "divergence";
+        snprintf(big.targets, sizeof big.targets, "good~plus");
+        scn_rootcause_sign(&big, "differential", SCN_DIALECT_ISO);
+        static unsigned char out[100000];
+        memset(out, 'z', sizeof out);
+        struct scn_out_view ov[1] = { { "good", (int)sizeof out, 1, out, sizeof out } };
+        struct scn_record r = { "fuzz", "test", "differential", &big, NULL, SCN_DIALECT_ISO, "d", NULL, NULL, 0,
+                                -1, ov, 1, NULL };
+        size_t n;
+        const char *j = scn_record_json(&r, &n);
+        CHECK(n > sizeof out && !strcmp(j + n - 2, "}}"), "record of %zu bytes", n);
+        CHECK(strstr(j, "\"signature\":\"differential:%s:good~plus:divergence\"") != NULL, "%.200s", j);
+    }
+
+    if (failures) {
+        fprintf(stderr, "%d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_rootcause: all passed\n");
+    return 0;
+}
