@@ -42,6 +42,14 @@ struct model {
     _Alignas(16) char arena[SCN_CASE_ARENA]; /* strings only ever get shorter: offsets stay valid */
 };
 
+/* A tail that holds a '%' may read arguments (some printfs go on after an
+ * invalid specification): while it is there, the arguments keep their
+ * places and types, and only edits that change neither are tried. */
+static int frozen(const struct model *m)
+{
+    return m->tail_len && memchr(m->lit + m->tail_off, '%', m->tail_len) != NULL;
+}
+
 static int from_case(const struct scn_case *c, enum scn_dialect d, struct model *m)
 {
     static struct scn_spec sp[SCN_MAX_SPECS];
@@ -97,6 +105,9 @@ static int from_case(const struct scn_case *c, enum scn_dialect d, struct model 
 
 /* ------------------------------------------------------------ rendering */
 
+static int is_int_conv(char c) { return c && strchr("diouxXbB", c) != NULL; }
+static int is_float_conv(char c) { return c && strchr("aAeEfFgG", c) != NULL; }
+
 struct fbuf {
     char *p;
     size_t n, cap;
@@ -124,7 +135,8 @@ static void putf(struct fbuf *b, const char *fmt, int v)
 static void number_slots(const struct model *m, int *num)
 {
     int next = 1;
-    for (size_t i = 0; i < SCN_CASE_MAX_ARGS; i++) num[i] = 0;
+    for (size_t i = 0; i < SCN_CASE_MAX_ARGS; i++) num[i] = frozen(m) ? (int)i + 1 : 0;
+    if (frozen(m)) return;
     for (size_t i = 0; i < m->n; i++) {
         const struct item *it = &m->it[i];
         if (!it->is_spec) continue;
@@ -155,8 +167,13 @@ static void spec_text(const struct item *it, const int *num, int positional, int
         if (shape) put(b, ".N", 2);
         else putf(b, ".%d", it->prec);
     }
-    put(b, it->lenmod, strlen(it->lenmod));
-    put(b, &it->conv, 1);
+    /* a shape names the conversion's class: the reproducer has the exact one */
+    char conv = it->conv;
+    if (shape && is_int_conv(conv)) conv = 'd';
+    if (shape && strchr("eEfFgG", conv)) conv = 'f';
+    if (shape && (conv == 'A')) conv = 'a';
+    if (!(shape && (conv == 'f' || conv == 'a'))) put(b, it->lenmod, strlen(it->lenmod));
+    put(b, &conv, 1);
 }
 
 static int render(const struct model *m, struct scn_case *c)
@@ -174,7 +191,7 @@ static int render(const struct model *m, struct scn_case *c)
             continue;
         }
         spec_text(it, num, m->positional, 0, &b);
-        if (!m->positional) {
+        if (!m->positional && !frozen(m)) {
             if (it->wa >= 0) order[no++] = it->wa;
             if (it->pa >= 0) order[no++] = it->pa;
             if (it->va >= 0) order[no++] = it->va;
@@ -183,7 +200,9 @@ static int render(const struct model *m, struct scn_case *c)
     put(&b, m->lit + m->tail_off, m->tail_len);
     if (b.over) return -1;
     scn_case_init(c, f, b.n);
-    if (m->positional) {
+    if (frozen(m)) {
+        for (size_t s = 0; s < m->nargs; s++) order[no++] = (int)s;
+    } else if (m->positional) {
         int maxn = 0;
         for (size_t s = 0; s < SCN_CASE_MAX_ARGS; s++)
             if (num[s] > maxn) maxn = num[s];
@@ -262,6 +281,18 @@ static int pass_structure(struct red *R)
         R->cand.nsizes = 0;
         progress |= attempt(R);
     }
+    if (count_specs(&R->cur)) { /* no specification at all: "a" (what fails on any output) */
+        begin(R);
+        R->cand.n = 1;
+        R->cand.tail_len = 0;
+        R->cand.it[0] = (struct item){ 0 };
+        R->cand.it[0].off = R->cand.lit_used;
+        R->cand.it[0].len = 1;
+        if (R->cand.lit_used < SCN_CASE_MAX_FMT) {
+            R->cand.lit[R->cand.lit_used++] = 'a';
+            if (attempt(R)) return 1;
+        }
+    }
     if (count_specs(&R->cur) > 1 || R->cur.tail_len || R->cur.n > count_specs(&R->cur)) {
         for (size_t i = 0; i < R->cur.n; i++) {
             if (!R->cur.it[i].is_spec) continue;
@@ -277,7 +308,7 @@ static int pass_structure(struct red *R)
     }
     for (size_t i = R->cur.n; i-- > 0;) {
         if (R->cur.n <= 1 && R->cur.it[0].is_spec) break;
-        if (i >= R->cur.n) continue;
+        if (i >= R->cur.n || (frozen(&R->cur) && R->cur.it[i].is_spec)) continue;
         begin(R);
         drop_item(&R->cand, i);
         progress |= attempt(R);
@@ -298,14 +329,54 @@ static int pass_structure(struct red *R)
     return progress;
 }
 
-static int is_int_conv(char c) { return c && strchr("diouxXbB", c) != NULL; }
-static int is_float_conv(char c) { return c && strchr("aAeEfFgG", c) != NULL; }
+
+/* The signed argument type a length modifier reads for %d (-1: none
+ * that the case model has, e.g. wN). */
+static int signed_type_of(const char *len)
+{
+    if (!len[0] || !strcmp(len, "hh") || !strcmp(len, "h")) return SCN_ARG_INT;
+    if (!strcmp(len, "l")) return SCN_ARG_LONG;
+    if (!strcmp(len, "ll") || !strcmp(len, "q")) return SCN_ARG_LLONG;
+    if (!strcmp(len, "j")) return SCN_ARG_INTMAX;
+    if (!strcmp(len, "z")) return SCN_ARG_SSIZE;
+    if (!strcmp(len, "t")) return SCN_ARG_PTRDIFF;
+    return -1;
+}
+
+/* "*" widths and precisions written as the numbers they read ("%*d" of
+ * -5 is "%-5d"), when no other specification reads the same argument */
+static int star_to_literal(struct red *R, size_t i)
+{
+    int progress = 0;
+    const struct item *it = &R->cur.it[i];
+    if (it->width == SCN_SPEC_STAR && uses(&R->cur, it->wa) == 1) {
+        int v = (int)R->cur.args[it->wa].v.i;
+        begin(R);
+        struct item *c = &R->cand.it[i];
+        if (v < 0) c->flags |= SCN_FL_MINUS;
+        c->width = v < 0 ? (v == -2147483647 - 1 ? 2147483647 : -v) : v;
+        c->wa = -1;
+        if (c->width == 0) c->width = SCN_SPEC_NONE;
+        progress |= attempt(R);
+    }
+    it = &R->cur.it[i];
+    if (it->prec == SCN_SPEC_STAR && uses(&R->cur, it->pa) == 1) {
+        int v = (int)R->cur.args[it->pa].v.i;
+        begin(R);
+        struct item *c = &R->cand.it[i];
+        c->prec = v < 0 ? SCN_SPEC_NONE : v;
+        c->pa = -1;
+        progress |= attempt(R);
+    }
+    return progress;
+}
 
 /* Each part of each specification dropped, the conversion simplified. */
 static int pass_spec(struct red *R, enum scn_dialect d)
 {
     int progress = 0;
-    if (R->cur.positional) {
+    int fixed = frozen(&R->cur);
+    if (R->cur.positional && !fixed) {
         begin(R);
         R->cand.positional = 0;
         progress |= attempt(R);
@@ -318,18 +389,19 @@ static int pass_spec(struct red *R, enum scn_dialect d)
             R->cand.it[i].flags &= ~(1u << k);
             progress |= attempt(R);
         }
-        if (R->cur.it[i].width != SCN_SPEC_NONE) {
+        if (R->cur.it[i].width != SCN_SPEC_NONE && !(fixed && R->cur.it[i].width == SCN_SPEC_STAR)) {
             begin(R);
             R->cand.it[i].width = SCN_SPEC_NONE;
             R->cand.it[i].wa = -1;
             progress |= attempt(R);
         }
-        if (R->cur.it[i].prec != SCN_SPEC_NONE) {
+        if (R->cur.it[i].prec != SCN_SPEC_NONE && !(fixed && R->cur.it[i].prec == SCN_SPEC_STAR)) {
             begin(R);
             R->cand.it[i].prec = SCN_SPEC_NONE;
             R->cand.it[i].pa = -1;
             progress |= attempt(R);
         }
+        if (fixed) continue; /* the rest changes argument types or places */
         const struct item *it = &R->cur.it[i];
         int va = it->va, own = va >= 0 && uses(&R->cur, va) == 1;
         if (it->lenmod[0] && own && (is_int_conv(it->conv) || is_float_conv(it->conv))) {
@@ -350,13 +422,16 @@ static int pass_spec(struct red *R, enum scn_dialect d)
             progress |= attempt(R);
         }
         it = &R->cur.it[i];
-        if (!it->lenmod[0] && own && is_int_conv(it->conv) && it->conv != 'd') {
+        int signed_type = signed_type_of(it->lenmod);
+        if (own && is_int_conv(it->conv) && it->conv != 'd' && signed_type >= 0) {
             begin(R);
+            struct scn_arg *a = &R->cand.args[va];
             R->cand.it[i].conv = 'd';
-            R->cand.args[va].v.i = (int)R->cand.args[va].v.i;
-            R->cand.args[va].type = SCN_ARG_INT;
+            if (signed_type == SCN_ARG_INT) a->v.i = (int)a->v.i;
+            a->type = (unsigned char)signed_type;
             progress |= attempt(R);
         }
+        progress |= star_to_literal(R, i);
         it = &R->cur.it[i];
         if (!it->lenmod[0] && own && is_float_conv(it->conv) && d == SCN_DIALECT_ISO) {
             static const char simpler[] = "fe";

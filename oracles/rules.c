@@ -286,34 +286,57 @@ static int arg_is_nonascii(const struct scn_case *c, const struct scn_arg *a)
     return 0;
 }
 
-/* Is out (len bytes) a hexadecimal float equal to v correctly rounded to prec
- * hex digits after the point (prec < 0: exactly v)? */
-static int hex_ok(const unsigned char *out, size_t len, long double v, long prec)
+/* Is out (len bytes) the hexadecimal float v correctly rounded to prec hex
+ * digits after the point (prec < 0: exactly v), laid out in a field of width
+ * w as flags say: padding only up to w, spaces after it with '-', zeros
+ * after 0x with '0' (strtold reads them as digits), else spaces before it;
+ * one space before it is the sign of the space flag. */
+static int hex_ok(const unsigned char *out, size_t len, long double v, long prec, long w, unsigned flags)
 {
-    char t[2048];
-    if (len == 0 || len >= sizeof t) return 0;
-    memcpy(t, out, len);
-    t[len] = 0;
-    const char *p = t;
-    while (*p == ' ') p++;
-    const char *q = p;
-    if (*q == '-' || *q == '+' || *q == ' ') q++;
-    if (q[0] != '0' || (q[1] | 32) != 'x') return 0;
-    char *end;
-    errno = 0;
-    long double got = strtold(p, &end);
-    if (end == p) return 0;
-    while (*end == ' ') end++;
-    if (*end) return 0;
-    if (signbit(got) != signbit(v)) return 0;
-    if (prec < 0) return got == v;
-    const char *pe = strchr(q, 'p');
-    if (!pe) pe = strchr(q, 'P');
-    if (!pe) return 0;
-    long e = strtol(pe + 1, NULL, 10);
-    long double half_ulp = ldexpl(1.0L, (int)(e - 4 * prec - 1));
-    long double diff = fabsl(got - v);
-    return diff <= half_ulp;
+    size_t a = 0, b = len;
+    while (a < b && out[a] == ' ') a++;
+    while (b > a && out[b - 1] == ' ') b--;
+    if (a == b) return 0;
+    size_t sp = (flags & SCN_FL_SPACE) && !(flags & SCN_FL_PLUS) && !signbit(v);
+    if (a < sp) return 0;
+    size_t pad = a - sp + (len - b);
+    if (len < (size_t)(w > 0 ? w : 0) || (pad && len != (size_t)w)) return 0;
+    if ((flags & SCN_FL_MINUS) ? a != sp : (b != len || ((flags & SCN_FL_ZERO) && a != sp))) return 0;
+    char small[256], *t = b - a < sizeof small ? small : malloc(b - a + 1);
+    if (!t) return 0;
+    memcpy(t, out + a, b - a);
+    t[b - a] = 0;
+    int ok = 0;
+    const char *q = t;
+    if (*q == '-' || *q == '+') q++;
+    if (q[0] == '0' && (q[1] | 32) == 'x') {
+        char *end;
+        long double got = strtold(t, &end);
+        const char *pe = strpbrk(q, "pP");
+        if (end != t && !*end && signbit(got) == signbit(v) && pe) {
+            if (prec < 0) ok = got == v;
+            else {
+                long e = strtol(pe + 1, NULL, 10);
+                ok = fabsl(got - v) <= ldexpl(1.0L, (int)(e - 4 * prec - 1));
+            }
+        }
+    }
+    if (t != small) free(t);
+    return ok;
+}
+
+/* the field width of s and its flags ('-' added for a negative * width) */
+static long field_width(const struct scn_case *c, const struct scn_spec *s, unsigned *flags)
+{
+    *flags = s->flags;
+    if (s->width >= 0) return s->width;
+    if (s->width != SCN_SPEC_STAR || s->warg < 0) return 0;
+    long w = (int)c->args[s->warg].v.i;
+    if (w < 0) {
+        *flags |= SCN_FL_MINUS;
+        w = -w;
+    }
+    return w;
 }
 
 static int arg_prec(const struct scn_case *c, const struct scn_spec *s, long *prec)
@@ -369,7 +392,10 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
             if (s && val && !arg_prec(c, s, &prec) && k->ret_a >= 0 && k->ret_b >= 0) {
                 long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld
                               : val->type == SCN_ARG_DOUBLE ? (long double)val->v.d : NAN;
-                ok = !isnan(v) && !isinf(v) && hex_ok(k->oa, k->la, v, prec) && hex_ok(k->ob, k->lb, v, prec);
+                unsigned fl;
+                long w = field_width(c, s, &fl);
+                ok = !isnan(v) && !isinf(v) && hex_ok(k->oa, k->la, v, prec, w, fl) &&
+                     hex_ok(k->ob, k->lb, v, prec, w, fl);
             }
         } else ok = 0;
 #undef IS
