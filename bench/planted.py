@@ -24,7 +24,9 @@ AFL_BENCH_UNTIL_CRASH=1. Executions and seconds: the execs: and time: fields
 of the first file in crashes/ (AFL++ counts from the start of fuzzing, after
 its calibration), or, for a bug that fires already in AFL++'s dry run of the
 one input (which AFL++ then refuses), the finding line's execs and the
-seconds since afl-fuzz started. The oracle: the first finding line of the run.
+seconds since afl-fuzz started. The root cause: the signature of the first
+finding line of the run (docs/FINDINGS.md); one bug should give one
+signature over all its runs and both engines.
 The control `none` (the reference itself behind the planted wrapper) must
 give no finding: a finding there fails the script (exit 1).
 """
@@ -176,14 +178,15 @@ def fmt_cell(runs, seconds):
 
 
 def table(results, engines, seconds):
-    head = ["bug", "what", "oracle (first finding)"]
+    head = ["bug", "what", "root causes (first finding of every run)"]
     names = {"libfuzzer": "libFuzzer", "afl": "AFL++"}
     for e in engines:
         head += [f"{names[e]} median execs", f"{names[e]} median s", f"{names[e]} found"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for bug, per in results.items():
-        oracles = sorted({r["oracle"] for e in engines for r in per.get(e, []) if r["found"]})
-        cells = [f"`{bug}`", WHAT.get(bug, ""), ", ".join(f"`{o}`" for o in oracles) or "none"]
+        # the signature is the reduced root cause: every run of one bug must give the same one
+        sigs = sorted({r["signature"] for e in engines for r in per.get(e, []) if r["found"]})
+        cells = [f"`{bug}`", WHAT.get(bug, ""), "<br>".join(f"`{s}`" for s in sigs) or "none"]
         for e in engines:
             cells += fmt_cell(per.get(e, []), seconds)
         lines.append("| " + " | ".join(cells) + " |")
@@ -225,7 +228,7 @@ def main():
                     r = RUNNERS[e](bug, seed, args.seconds, work)
                     r["seed"] = seed
                     runs.append(r)
-                    desc = (f"{r['execs']} execs, {r['seconds']} s, {r['oracle']}" if r["found"]
+                    desc = (f"{r['execs']} execs, {r['seconds']} s, {r['signature']}" if r["found"]
                             else f"not found in {args.seconds} s")
                     print(f"# {bug} {e} seed {seed}: {desc}", file=sys.stderr, flush=True)
                     shutil.rmtree(work, ignore_errors=True)

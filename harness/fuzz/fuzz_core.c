@@ -147,19 +147,21 @@ static int first_meeting(const char *prekey)
     return run_mode == FZ_MODE_REPLAY || scn_seen_first(prekey);
 }
 
-size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char *klass,
-                        const char *signature, const char *detail)
+size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char *klass, const char *what,
+                        const char *detail)
 {
     static struct scn_rootcause rc;
     static const struct fz_config cfg = { .name = "fuzz_parse" };
-    if (!first_meeting(signature)) return 1;
+    char key[256];
+    snprintf(key, sizeof key, "%s:%s", oracle, what);
+    if (!first_meeting(key)) return 1;
     memcpy(&rc.reduced, c, sizeof *c);
     rc.steps = 0;
     rc.rule = NULL;
     rc.klass = klass;
     snprintf(rc.targets, sizeof rc.targets, "case-model");
     scn_case_shape(c, cur_dialect, rc.shape, sizeof rc.shape);
-    snprintf(rc.signature, sizeof rc.signature, "%s", signature);
+    snprintf(rc.signature, sizeof rc.signature, "%s:%s:%s:%s", oracle, what, rc.targets, klass);
     return write_record(&cfg, c, oracle, &rc, detail, NULL, NULL, 0, NULL, 0);
 }
 

@@ -10,15 +10,13 @@
  *   ctrl bits 3..7  the input-chosen buffer size (0..31), added to the
  *                   oracles' sizes (0, 1, len-1, len, len+1, + 3 seeded)
  *
- * Findings: one JSON line
- *   {"oracle":..,"classification":..,"case":<text form, JSON-escaped>,"dialect":"iso"|"kernel",
- *    "signature":..,"detail":..,"target":..,"family":..,"size":..,
- *    "allowance":..,"citation":..,"execs":<inputs run so far>,"outputs":{target:{"ret":R,"bytes":<text form quoted>}}}
- * appended (and flushed) to the file named by env SCN_FINDINGS, and written to
- * stderr. Then abort() for invariant / memory-safety / divergence findings,
- * unless env SCN_FUZZ_CONTINUE=1 (campaign mode: each signature is recorded
- * once, the run goes on). Implementation-defined findings never abort and
- * are recorded once per signature.
+ * Findings: one finding record (docs/FINDINGS.md, oracles/finding.h) per
+ * finding met for the first time in this process (its localised culprit and
+ * verdict), reduced to its root cause, appended with one write(2) to the
+ * file named by env SCN_FINDINGS and written to stderr. Then abort() for a
+ * new bug (no rule explains it), unless env SCN_FUZZ_CONTINUE=1 (campaign
+ * mode: the run goes on). Findings a rule explains (allowances, known bugs
+ * and gaps) never abort.
  *
  * Env SCN_FUZZ_ORACLE_EVERY=N: the per-size oracles run on every N-th input
  * only (every input gets one C99 call per target + the differential; the
@@ -102,9 +100,10 @@ void fz_add_target(struct fz_config *cfg, enum scn_dialect d, const struct scn_t
 int fz_config_by_name(const char *name, struct fz_config *cfg);
 
 /* Reports a finding that is not about one target's outputs (fuzz_parse):
- * same JSON line and abort policy. Returns 1. */
-size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char *klass,
-                        const char *signature, const char *detail);
+ * the same record (signature oracle:<what>:case-model:<klass>, the case as
+ * it is) and abort policy. Returns 1. */
+size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char *klass, const char *what,
+                        const char *detail);
 
 /* The planted-bug target selected by env SCN_PLANTED (planted.c); NULL if
  * the variable names no bug. fz_planted_names: NULL-terminated list. */
