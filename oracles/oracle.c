@@ -129,17 +129,6 @@ static void install_handlers(void)
 
 /* ------------------------------------------------------------ calls */
 
-int scn_canonical_vscnprintf(scn_vprintf_fn vsn, char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = vsn(buf, size, fmt, ap);
-    if (r < 0) {
-        if (size) buf[0] = 0;
-        return 0;
-    }
-    if ((size_t)r < size) return r;
-    return size ? (int)(size - 1) : 0;
-}
-
 struct call_ctx {
     const struct scn_target *t;
     enum scn_family fam;

@@ -137,10 +137,6 @@ int scn_oracle_call(struct scn_oracle_ctx *x, const struct scn_target *t, enum s
                     struct scn_case *c, size_t size, unsigned flags, int *ret, char **buf_out,
                     int *fault_in_guard);
 
-/* The canonical scnprintf-family wrapper over a C99-family function:
- *   ret < 0 -> "" and 0 (size > 0), 0 (size == 0); ret < size -> ret;
- *   otherwise size ? size - 1 : 0 */
-int scn_canonical_vscnprintf(scn_vprintf_fn vsn, char *buf, size_t size, const char *fmt, va_list ap);
 
 /* Whether SIGSEGV is caught (1: default without ASan, 0: under ASan). */
 int scn_oracle_catch_faults(void);

@@ -16,6 +16,44 @@ void scn_rootcause_sign(struct scn_rootcause *rc, const char *oracle, enum scn_d
              rc->targets, rc->klass);
 }
 
+/* ------------------------------------------------------- memo */
+
+/* Root causes already reduced in this process, by key. */
+struct memo_ent {
+    char *key;
+    struct scn_rootcause *rc;
+};
+static struct memo_ent *memo;
+static size_t memo_n, memo_cap;
+
+static struct scn_rootcause *memo_find(const char *key)
+{
+    static unsigned gen;
+    if (gen != scn_rules_generation()) { /* the rules changed: what was signed by them is stale */
+        for (size_t i = 0; i < memo_n; i++) {
+            free(memo[i].key);
+            free(memo[i].rc);
+        }
+        memo_n = 0;
+        gen = scn_rules_generation();
+    }
+    for (size_t i = 0; i < memo_n; i++)
+        if (!strcmp(memo[i].key, key)) return memo[i].rc;
+    return NULL;
+}
+
+static void memo_add(const char *key, const struct scn_rootcause *rc)
+{
+    if (memo_n == memo_cap) {
+        memo_cap = memo_cap ? memo_cap * 2 : 64;
+        if (!(memo = realloc(memo, memo_cap * sizeof *memo))) abort();
+    }
+    struct scn_rootcause *copy = malloc(sizeof *copy);
+    if (!copy || !(memo[memo_n].key = strdup(key))) abort();
+    memcpy(copy, rc, sizeof *copy);
+    memo[memo_n++].rc = copy;
+}
+
 /* ------------------------------------------------------- differential */
 
 #define OUT_CAP (1u << 16)
@@ -52,12 +90,22 @@ void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const stru
                         struct scn_rootcause *rc)
 {
     struct diff_still k = { { ta, tb }, d, df->verdict, df->rule };
+    /* A difference a rule explains is signed by the rule: its first
+     * reduction is its reproducer, later ones would add nothing. */
+    char key[sizeof df->key + 64];
+    snprintf(key, sizeof key, "diff|%s|%s|%d", df->rule ? df->rule->id : "", df->pair, (int)d);
+    const struct scn_rootcause *known = df->rule ? memo_find(key) : NULL;
+    if (known) {
+        memcpy(rc, known, sizeof *rc);
+        return;
+    }
     memcpy(&rc->reduced, c, sizeof *c);
     rc->steps = scn_reduce(&rc->reduced, d, diff_still, &k, SCN_REDUCE_BUDGET);
     rc->rule = df->rule;
     rc->klass = df->klass;
     snprintf(rc->targets, sizeof rc->targets, "%s", df->pair);
     scn_rootcause_sign(rc, SCN_DIFF_ORACLE, d);
+    if (df->rule) memo_add(key, rc);
 }
 
 void scn_rootcause_repair_pair(struct scn_rootcause *rc, const struct scn_diff_out *outs, size_t n,
@@ -71,6 +119,22 @@ void scn_rootcause_repair_pair(struct scn_rootcause *rc, const struct scn_diff_o
     if (f.rule != rc->rule || strcmp(f.klass, rc->klass) || v == SCN_DIFF_AGREE || !strcmp(f.pair, rc->targets)) return;
     snprintf(rc->targets, sizeof rc->targets, "%s", f.pair);
     scn_rootcause_sign(rc, SCN_DIFF_ORACLE, d);
+}
+
+const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    size_t n = scn_scan_specs(reduced, d, sp, SCN_MAX_SPECS), valid = 0;
+    const struct scn_spec *one = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (!sp[i].invalid && sp[i].conv != '%') {
+            valid++;
+            one = &sp[i];
+        }
+    struct scn_culprit k = { valid == 1 ? one : NULL, 0, 0, NULL, NULL, 0, 0 };
+    int r = scn_rule_find(d, reduced, &k, target, target);
+    const struct scn_rule *rule = r >= 0 ? scn_rule_at((size_t)r) : NULL;
+    return rule && rule->kind != SCN_RULE_ALLOWANCE ? rule : NULL;
 }
 
 /* ------------------------------------------------------- per-size oracles */
@@ -96,39 +160,13 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
     struct oracle_still k = { x, t, flags, oracle };
     memcpy(&rc->reduced, c, sizeof *c);
     rc->steps = scn_reduce(&rc->reduced, d, oracle_still, &k, SCN_REDUCE_BUDGET);
-    rc->rule = NULL;
-    rc->klass = klass;
+    rc->rule = scn_rootcause_known(&rc->reduced, d, t->name);
+    rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : klass;
     snprintf(rc->targets, sizeof rc->targets, "%s", t->name);
     scn_rootcause_sign(rc, oracle, d);
 }
 
 /* ------------------------------------------------------- conformance */
-
-struct memo_ent {
-    char *key;
-    struct scn_rootcause *rc;
-};
-static struct memo_ent *memo;
-static size_t memo_n, memo_cap;
-
-static struct scn_rootcause *memo_find(const char *key)
-{
-    for (size_t i = 0; i < memo_n; i++)
-        if (!strcmp(memo[i].key, key)) return memo[i].rc;
-    return NULL;
-}
-
-static void memo_add(const char *key, const struct scn_rootcause *rc)
-{
-    if (memo_n == memo_cap) {
-        memo_cap = memo_cap ? memo_cap * 2 : 64;
-        if (!(memo = realloc(memo, memo_cap * sizeof *memo))) abort();
-    }
-    struct scn_rootcause *copy = malloc(sizeof *copy);
-    if (!copy || !(memo[memo_n].key = strdup(key))) abort();
-    memcpy(copy, rc, sizeof *copy);
-    memo[memo_n++].rc = copy;
-}
 
 void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
                           const struct scn_target *reference, const char *oracle, struct scn_rootcause *rc)

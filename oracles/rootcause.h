@@ -79,6 +79,11 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
 void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
                           const struct scn_target *reference, const char *oracle, struct scn_rootcause *rc);
 
+/* The known bug or gap (never an allowance) of target t that a reduced case
+ * of one specification shows, for findings that are not a difference
+ * (an oracle that fires, a crash, a hang), or NULL. */
+const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target);
+
 /* A finding reduced by the caller's own predicate (conformance, executors):
  * signs it as oracle:<rule id or shape>:targets:klass. */
 void scn_rootcause_sign(struct scn_rootcause *rc, const char *oracle, enum scn_dialect d);

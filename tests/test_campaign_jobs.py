@@ -48,7 +48,7 @@ def _workers_of_findings(rep):
 def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"
-    proc = subprocess.Popen([str(SCNFUZZ), "fuzz", "--jobs", "2", "--time", "300", "--no-minimize",
+    proc = subprocess.Popen([str(SCNFUZZ), "fuzz", "--jobs", "2", "--time", "300",
                              "--corpus", str(corpus), "--out", str(run_dir)], cwd=REPO, env=scnfuzz_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     logs = _logs(run_dir)
@@ -97,7 +97,7 @@ def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
 def test_afl_main_and_secondary_one_sync_dir(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"
-    p = run_scnfuzz("fuzz", "--engine", "afl", "--jobs", "2", "--time", "15", "--no-minimize",
+    p = run_scnfuzz("fuzz", "--engine", "afl", "--jobs", "2", "--time", "15",
                     "--corpus", corpus, "--out", run_dir, timeout=1500)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     rep = load_report(run_dir)
@@ -129,7 +129,7 @@ def test_afl_main_and_secondary_one_sync_dir(tmp_path):
 
 
 def _campaign(run_dir, corpus, *extra):
-    p = run_scnfuzz("fuzz", "--time", "4", "--no-minimize", "--corpus", corpus, "--out", run_dir, *extra,
+    p = run_scnfuzz("fuzz", "--time", "4", "--corpus", corpus, "--out", run_dir, *extra,
                     timeout=1200)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     return load_report(run_dir)["parts"][-1], p.stderr

@@ -33,7 +33,7 @@ def fixture_run_dir(tmp_path):
 
 
 def _start(run_dir, *args):
-    return subprocess.Popen([str(SCNFUZZ), "fuzz", "--time", str(CAMPAIGN_S), "--minimize-time", "5",
+    return subprocess.Popen([str(SCNFUZZ), "fuzz", "--time", str(CAMPAIGN_S),
                              "--out", str(run_dir), *args], cwd=REPO, env=scnfuzz_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -93,10 +93,10 @@ def test_sigterm_midway_keeps_the_findings(run_dir):
     assert {f["signature"] for f in rep["findings"]} == {f["signature"] for f in raw}
     assert sum(f["count"] for f in rep["findings"]) == len(raw)
     assert proc.returncode == (1 if rep["summary"]["bugs"] else 0)
-    p_null = [f for f in rep["findings"] if f.get("allowance") and f["allowance"]["id"] == "p-spelling"]
+    p_null = [f for f in rep["findings"] if f["rule"] and f["rule"]["id"] == "p-spelling"]
     for f in p_null:  # glibc vs musl on %p: implementation-defined, cited, not a bug
         assert f["classification"] == "implementation-defined" and not f["bug"]
-        assert "7.21.6.1p8" in f["allowance"]["citation"]
+        assert f["rule"]["kind"] == "allowance" and "7.21.6.1p8" in f["rule"]["citation"]
     assert not _fuzzer_pids(run_dir)
 
 
@@ -110,7 +110,7 @@ def test_sigterm_planted_bug_is_a_finding(run_dir):
     bugs = [f for f in rep["findings"] if f["bug"]]
     assert bugs and any(f["oracle"].startswith("scn.") and "planted" in f["targets"] for f in bugs), \
         [(f["oracle"], f["targets"]) for f in rep["findings"]]
-    # the reproduce command of a minimized finding really shows it
+    # the reproduce command of a (reduced) finding really shows it
     f = next(f for f in bugs if "planted" in f["targets"])
     p = run_scnfuzz("replay", f["case"], "--target", "ref", "--target", "planted",
                     env=scnfuzz_env(SCN_PLANTED="ret-would-be"), timeout=300)
@@ -135,7 +135,7 @@ def test_sigkill_loses_nothing_and_report_rebuilds(run_dir):
     # also those scnfuzz had not folded into findings.jsonl yet when it was killed
     own = [json.loads(l) for fp in (run_dir / "fuzz").glob("*.findings.jsonl")
            for l in fp.read_text().splitlines() if l.startswith("{")]
-    p = run_scnfuzz("report", run_dir, "--minimize-time", "5", timeout=300)
+    p = run_scnfuzz("report", run_dir, timeout=300)
     assert p.returncode in (0, 1), p.stderr
     rep = load_report(run_dir)
     sigs = {f["signature"] for f in rep["findings"]}
@@ -188,7 +188,7 @@ def _fake_build(tmp_path, mode):
 
 def test_a_crashing_fuzzer_is_a_finding_and_restarts(tmp_path, run_dir):
     env = _fake_build(tmp_path, "crash-once")
-    p = run_scnfuzz("fuzz", "--time", "4", "--out", run_dir, "--no-minimize", env=env, timeout=600)
+    p = run_scnfuzz("fuzz", "--time", "4", "--out", run_dir, env=env, timeout=600)
     assert p.returncode == 1, p.stderr[-2000:]
     rep = load_report(run_dir)
     by = {f["classification"]: f for f in rep["findings"]}
@@ -204,7 +204,7 @@ def test_a_crashing_fuzzer_is_a_finding_and_restarts(tmp_path, run_dir):
 
 def test_a_fuzzer_failing_at_start_up_is_a_setup_error(tmp_path, run_dir):
     env = _fake_build(tmp_path, "setup-error")
-    p = run_scnfuzz("fuzz", "--time", "30", "--out", run_dir, "--no-minimize", env=env, timeout=600)
+    p = run_scnfuzz("fuzz", "--time", "30", "--out", run_dir, env=env, timeout=600)
     assert p.returncode == 2
     lines = [l for l in p.stderr.splitlines() if l.startswith("scnfuzz: ") and "building" not in l]
     assert len(lines) == 1 and "failed at start-up" in lines[0] and "allowances" in lines[0], p.stderr
@@ -216,7 +216,7 @@ def test_default_run_directory_and_latest_symlink(tmp_path):
     latest = reports / "latest"
     before = os.readlink(latest) if latest.is_symlink() else None
     existing = set(os.listdir(reports))
-    p = run_scnfuzz("fuzz", "--time", "2", "--no-minimize", env=env, timeout=600)
+    p = run_scnfuzz("fuzz", "--time", "2", env=env, timeout=600)
     new = sorted(set(os.listdir(reports)) - existing - {"latest"})
     try:
         assert p.returncode == 1, p.stderr[-1500:]
@@ -243,7 +243,7 @@ def test_afl_engine_campaign(run_dir):
     """--engine afl: AFL++ (build/afl, configured on first use) runs the same
     fuzzer in campaign mode; its stats give the executions; SIGTERM stops it."""
     proc = subprocess.Popen([str(SCNFUZZ), "fuzz", "--engine", "afl", "--time", str(CAMPAIGN_S),
-                             "--minimize-time", "3", "--out", str(run_dir)], cwd=REPO, env=scnfuzz_env(),
+                             "--out", str(run_dir)], cwd=REPO, env=scnfuzz_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _wait_for_findings(proc, run_dir, want=1, build_timeout=900, find_timeout=60)
     time.sleep(3)

@@ -40,7 +40,7 @@ def fixture_campaign(tmp_path_factory):
     before = _snapshot(SEEDS)
     t = tmp_path_factory.mktemp("campaign")
     corpus = t / FUZZER
-    p = run_scnfuzz("fuzz", "--time", "4", "--no-minimize", "--corpus", corpus, "--out",
+    p = run_scnfuzz("fuzz", "--time", "4", "--corpus", corpus, "--out",
                     t / "20260101T000000Z-fuzz", timeout=1200)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     assert len(_snapshot(corpus)) > len(before)

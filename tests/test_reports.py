@@ -1,8 +1,11 @@
 """Reports of scnfuzz runs: `./scnfuzz conform --target ref` end to end (report.json
 valid against the documented schema, the matrix has the corpus categories,
 report.html rendered by headless Chromium shows the matrix table, junit.xml),
-and `./scnfuzz report DIR` rebuilding from raw findings: deduplication by
-signature, allowance citations, minimization through scn-replay, exit status.
+and `./scnfuzz report DIR` rebuilding from raw finding records: one entry per
+signature (root cause) with the first line's reduced case, rule citations, exit
+status; a conformance failure end to end (scn-conform's own finding record).
+More on root causes, known bugs, baselines and report size:
+tests/test_rootcause_report.py.
 
 Run: /usr/bin/python3 -m pytest -q tests/test_reports.py
 """
@@ -30,7 +33,7 @@ def conform_ref(tmp_path_factory):
 def test_conform_ref_report_is_valid_and_complete(conform_ref):
     d, p = conform_ref
     rep = load_report(d)
-    assert rep["schema_version"] == 1
+    assert rep["schema_version"] == 2
     assert [t["name"] for t in rep["targets"]] == ["ref"]
     assert rep["targets"][0]["dialect"] == "iso" and rep["targets"][0]["version"]
     assert rep["cases_run"] > 1000 and rep["executions"] > 1000
@@ -56,9 +59,12 @@ def test_matrix_has_every_category(conform_ref):
 def test_conform_failures_are_findings(conform_ref):
     d, _ = conform_ref
     rep = load_report(d)
-    nfail = rep["matrix"]["totals"]["ref"]["fail"] + rep["matrix"]["totals"]["ref"]["error"]
+    tot = rep["matrix"]["totals"]["ref"]
     conf = [f for f in rep["findings"] if f["source"] == "conform"]
-    assert sum(f["count"] for f in conf) == nfail
+    # scn-conform writes one record per failing result: a root cause counts the cases it explains
+    assert sum(f["count"] for f in conf) == tot["fail"] + tot["error"]
+    assert sum(f["count"] for f in conf if not f["bug"]) == tot["known"]
+    assert rep["summary"]["conformance_failures"] == tot["fail"] + tot["error"] - tot["known"]
     for f in conf:
         assert f["targets"] == ["ref"] and f["reproduce"].startswith("./scnfuzz replay '")
 
@@ -124,24 +130,30 @@ def test_html_report_in_chromium_shows_the_matrix(conform_ref):
     assert t.rows[-1][0] == "total"
     tot = rep["matrix"]["totals"]["ref"]
     assert t.rows[-1][1] == f"{tot['pass']}/{tot['pass'] + tot['fail'] + tot['error']}"
-    assert set(t.cell_classes) <= {"ok num", "bad num", "na"} and "ok num" in t.cell_classes
-    assert ("bad num" in t.cell_classes) == bool(tot["fail"] + tot["error"])
+    assert set(t.cell_classes) <= {"ok num", "bad num", "known num", "na"} and "ok num" in t.cell_classes
+    assert ("bad num" in t.cell_classes) == bool(tot["fail"] + tot["error"] - tot["known"])
     assert not t.external, t.external  # self-contained
-    # the matrix comes before the findings
-    assert dom.index('id="matrix"') < dom.find("<h2>Findings")
+    # the root causes come before the matrix
+    for anchor in ('id="new"', 'id="known"', 'id="allowed"'):
+        assert dom.find(anchor) < dom.index('id="matrix"')
 
 
 def test_markdown_and_junit(conform_ref):
     d, _ = conform_ref
     rep = load_report(d)
     md = (d / "report.md").read_text()
-    assert "| category | ref |" in md and md.index("Conformance matrix") < md.index("## Findings")
+    assert "| category | ref |" in md
+    assert md.find("## Bug root causes") < md.index("## Conformance matrix")
     root = ET.parse(d / "junit.xml").getroot()
     suite = root.find("testsuite[@name='conformance']")
+    assert suite.get("timestamp") and float(suite.get("time")) > 0
     cases = suite.findall("testcase")
     assert len(cases) == len(rep["matrix"]["rows"])
     failed = [c for c in cases if c.find("failure") is not None]
-    assert len(failed) == sum(1 for r in rep["matrix"]["rows"] if r["cells"]["ref"]["fail"] + r["cells"]["ref"]["error"])
+    cells = [r["cells"]["ref"] for r in rep["matrix"]["rows"]]
+    assert len(failed) == sum(1 for c in cells if c["fail"] + c["error"] - c["known"])
+    bugs = root.find("testsuite[@name='root-causes']").findall("testcase")
+    assert len(bugs) == rep["summary"]["bugs"]
 
 
 def test_latest_symlink_points_at_default_runs(tmp_path):
@@ -151,12 +163,12 @@ def test_latest_symlink_points_at_default_runs(tmp_path):
     d = track(tmp_path / "elsewhere")
     d.mkdir()
     (d / "findings.jsonl").write_text("")
-    p = run_scnfuzz("report", d, "--no-minimize", timeout=120)
+    p = run_scnfuzz("report", d, timeout=120)
     assert p.returncode == 0, p.stderr
     assert (os.readlink(latest) if latest.is_symlink() else None) == before
 
 
-# ---- rebuilding from raw findings
+# ---- rebuilding from raw finding records (docs/FINDINGS.md)
 
 P_SPELLING = ("C17 7.21.6.1p8 (p): the pointer value \"is converted to a sequence of printing characters, "
               "in an implementation-defined manner\"")
@@ -173,46 +185,53 @@ def _fake_run(d, lines):
                                                  "executions": 1234, "duration_s": 3.5}]}))
 
 
-def _impl(case, fclass=""):
-    return {"oracle": "differential", "classification": "implementation-defined", "case": case,
-            "signature": f"differential:p:{fclass}:glibc~musl", "detail": "bytes differ in %p: allowed by p-spelling",
-            "allowance": "p-spelling", "citation": P_SPELLING,
-            "outputs": {"glibc": {"ret": 5, "bytes": '"(nil)"'}, "musl": {"ret": 1, "bytes": '"0"'}}}
+def _impl(original, musl='"0"'):
+    """An allowed %p difference as fuzz_iso_diff records it: reduced to "%p" ptr:NULL."""
+    return {"oracle": "differential", "classification": "implementation-defined",
+            "signature": "differential:p-spelling:glibc~musl:implementation-defined", "shape": "%p",
+            "case": '"%p" ptr:NULL', "original_case": original, "reduced": original != '"%p" ptr:NULL',
+            "dialect": "iso", "targets": ["glibc", "musl"], "detail": "bytes differ in %p: allowed by p-spelling",
+            "rule": {"id": "p-spelling", "kind": "allowance", "citation": P_SPELLING}, "source": "fuzz",
+            "program": "fuzz_iso_diff",
+            "outputs": {"glibc": {"ret": 5, "bytes": '"(nil)"'}, "musl": {"ret": len(musl) - 2, "bytes": musl}}}
 
 
-def test_report_dedups_and_cites_allowance(tmp_path):
+def test_report_groups_by_signature_and_cites_the_rule(tmp_path):
     d = track(tmp_path / "20260101T000000Z-fuzz")
-    _fake_run(d, [_impl('"ab%pcd" ptr:NULL @3'), _impl('"%-3p|" ptr:NULL'), _impl('"x%p" ptr:NULL @1')])
-    p = run_scnfuzz("report", d, "--no-minimize", timeout=120)
+    _fake_run(d, [_impl('"ab%pcd" ptr:NULL @3'), _impl('"%-3p|" ptr:NULL', '"0  "'), _impl('"x%p" ptr:NULL @1')])
+    p = run_scnfuzz("report", d, timeout=120)
     assert p.returncode == 0, p.stderr  # implementation-defined only: no bug
     rep = load_report(d)
-    assert rep["summary"]["raw_findings"] == 3 and rep["summary"]["findings"] == 1
+    assert rep["summary"]["raw_findings"] == 3 and rep["summary"]["root_causes"] == 1
     f = rep["findings"][0]
-    assert f["count"] == 3 and not f["bug"] and f["case"] == '"%-3p|" ptr:NULL'  # the shortest
-    assert f["allowance"] == {"id": "p-spelling", "citation": P_SPELLING}
+    assert f["count"] == 3 and not f["bug"]
+    # the first line represents the root cause: its reduced case, what it was found as, its outputs
+    assert f["case"] == '"%p" ptr:NULL' and f["original_case"] == '"ab%pcd" ptr:NULL @3' and f["reduced"]
+    assert f["outputs"]["musl"]["bytes"] == '"0"'
+    assert f["rule"] == {"id": "p-spelling", "kind": "allowance", "citation": P_SPELLING}
+    assert f["reproduce"] == "./scnfuzz replay '\"%p\" ptr:NULL' --target glibc --target musl"
     assert rep["executions"] == 1234
     page = (d / "report.html").read_text()
     assert "p-spelling" in page and "./scnfuzz replay" in page
-    assert "<mark>" in page  # "(nil)" vs "0": the differing bytes are highlighted
 
 
-def test_report_minimizes_through_replay_and_fails_on_divergence(tmp_path):
+def test_report_fails_on_a_divergence_worst_first(tmp_path):
     d = track(tmp_path / "20260101T000000Z-fuzz")
-    div = {"oracle": "differential", "classification": "divergence", "case": '"q%+5d"',
-           "signature": "differential:d:+w:glibc~musl", "outputs": {}}  # not reproducible: kept as is
-    # the signature (as the fuzzers write it) names the flags class "-w" of %-3p
-    _fake_run(d, [_impl('"abc%-3p|%d xyz" ptr:NULL int:77 @2', "-w"), div])
-    p = run_scnfuzz("report", d, "--minimize-time", "60", timeout=600)
-    assert p.returncode == 1, p.stderr  # a divergence is a finding
+    div = {"oracle": "differential", "classification": "divergence", "case": '"%+5d" int:1',
+           "original_case": '"q%+5d" int:1', "reduced": True, "shape": "%+Nd",
+           "signature": "differential:%+Nd:glibc~musl:divergence", "targets": ["glibc", "musl"],
+           "outputs": {"glibc": {"ret": 5, "bytes": '"   +1"'}, "musl": {"ret": 5, "bytes": '"  +1 "'}}}
+    _fake_run(d, [_impl('"abc%-3p|%d xyz" ptr:NULL int:77 @2'), div, div])
+    p = run_scnfuzz("report", d, timeout=120)
+    assert p.returncode == 1, p.stderr  # a divergence is a bug root cause
     rep = load_report(d)
-    by = {f["classification"]: f for f in rep["findings"]}
-    assert rep["findings"][0]["classification"] == "divergence"  # worst first
-    imp = by["implementation-defined"]
-    assert imp["minimized"] and imp["case"] == '"%-3p" ptr:NULL', imp["case"]
-    assert imp["original_case"] == '"abc%-3p|%d xyz" ptr:NULL int:77 @2'
-    assert imp["outputs"]["glibc"]["bytes"] == '"(nil)"' and imp["outputs"]["musl"]["bytes"] == '"0  "'
-    assert not by["divergence"]["minimized"] and by["divergence"]["case"] == '"q%+5d"'
-    assert json.loads((d / "minimized.json").read_text())
+    assert [f["classification"] for f in rep["findings"]] == ["divergence", "implementation-defined"]
+    f = rep["findings"][0]
+    assert f["bug"] and f["count"] == 2 and f["case"] == '"%+5d" int:1' and f["shape"] == "%+Nd"
+    assert rep["summary"]["new"] == rep["summary"]["bugs"] == 1 and rep["summary"]["verdict"] == "fail"
+    page = (d / "report.html").read_text()
+    assert "<mark>" in page  # the differing bytes are highlighted
+    assert not (d / "minimized.json").exists()  # no reducer in Python any more
 
 
 # ---- a conformance failure end to end (a corpus file with a wrong expectation)
@@ -230,20 +249,24 @@ def test_conformance_failure_is_reported(tmp_path):
     assert p.returncode == 1, p.stderr
     rep = load_report(d)
     rows = {r["category"]: r["cells"]["ref"] for r in rep["matrix"]["rows"]}
-    assert rows == {"int.d": {"pass": 1, "fail": 1, "error": 0, "impl_differs": 0},
-                    "str.s": {"pass": 1, "fail": 0, "error": 0, "impl_differs": 0}}
+    assert rows == {"int.d": {"pass": 1, "fail": 1, "error": 0, "impl_differs": 0, "known": 0},
+                    "str.s": {"pass": 1, "fail": 0, "error": 0, "impl_differs": 0, "known": 0}}
+    # scn-conform's own finding record (reduced and signed in C), copied as is
+    [raw] = [json.loads(l) for l in (d / "findings.jsonl").read_text().splitlines()]
     [f] = rep["findings"]
-    assert f["source"] == "conform" and f["classification"] == "conformance" and f["bug"]
-    assert f["oracle"] == "expect.output" and f["case"] == '"%3d" int:5' and f["category"] == "int.d"
-    assert f["outputs"]["ref"] == {"ret": 3, "bytes": '"  5"'} and f["outputs"]["expected"]["bytes"] == '"5"'
+    assert f["signature"] == raw["signature"] and f["signature"].endswith(":ref:conformance")
+    assert f["source"] == "conform" and f["classification"] == "conformance" and f["bug"] and f["count"] == 1
+    assert f["oracle"].startswith("expect.") and f["original_case"] == '"%3d" int:5' and f["category"] == "int.d"
+    assert f["outputs"]["expected"]["bytes"] == '"5"' and "ref" in f["outputs"]
     assert f["citation"] == "deliberately wrong ISO expectation"
+    assert f["reproduce"].endswith(' --target ref  # expected "5"')
     assert rep["summary"]["verdict"] == "fail" and rep["summary"]["conformance_failures"] == 1
     page = (d / "report.html").read_text()
     assert 'class="bad num"' in page and 'class="ok num"' in page
     junit = ET.parse(d / "junit.xml").getroot()
     failed = [c.get("name") for c in junit.iter("testcase") if c.find("failure") is not None]
-    assert failed == ["int.d"]
-    assert '"%3d" int:5' in junit.find(".//failure").text
+    assert failed == ["int.d", f["signature"]]
+    assert f["case"] in junit.find(".//failure").text
 
 
 def test_malformed_corpus_is_a_one_line_error(tmp_path):

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <wchar.h>
 
-#include "target.h" /* enum scn_dialect, scn_vprintf_fn */
+#include "scn_base.h" /* enum scn_dialect, scn_vprintf_fn */
 
 #if !defined(__x86_64__) || defined(_WIN32) || defined(__ILP32__)
 #error "scnfuzz's case model builds x86-64 System V va_lists by hand: x86-64 LP64 SysV only"

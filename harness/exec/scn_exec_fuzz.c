@@ -236,8 +236,8 @@ static void sign(const struct scn_case *c, const char *oracle, const char *klass
 {
     memcpy(&rc->reduced, c, sizeof *c);
     rc->steps = pred ? scn_reduce(&rc->reduced, SCN_DIALECT_ISO, pred, ctx, SCN_REDUCE_BUDGET) : 0;
-    rc->rule = NULL;
-    rc->klass = klass;
+    rc->rule = scn_rootcause_known(&rc->reduced, SCN_DIALECT_ISO, libc_t.name);
+    rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : klass;
     snprintf(rc->targets, sizeof rc->targets, "%s", libc_t.name);
     scn_rootcause_sign(rc, oracle, SCN_DIALECT_ISO);
 }

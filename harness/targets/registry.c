@@ -7,7 +7,6 @@
  */
 #include <string.h>
 
-#include "oracle.h" /* scn_canonical_vscnprintf */
 #include "target.h"
 
 extern const struct scn_target scn_target_ref;

@@ -11,9 +11,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-enum scn_dialect { SCN_DIALECT_ISO = 0, SCN_DIALECT_KERNEL = 1 };
+#include "scn_base.h"
 
-typedef int (*scn_vprintf_fn)(char *buf, size_t size, const char *fmt, va_list ap);
 
 struct scn_target {
     const char *name;          /* "ref", "ref-kernel", "glibc", "musl", "kernel" */
@@ -31,6 +30,11 @@ struct scn_target {
  *   otherwise          -> size ? size - 1 : 0                                */
 int scn_target_vscnprintf(const struct scn_target *t, char *buf, size_t size,
                           const char *fmt, va_list ap);
+
+/* The canonical scnprintf-family wrapper over a C99-family function:
+ *   ret < 0 -> "" and 0 (size > 0), 0 (size == 0); ret < size -> ret;
+ *   otherwise size ? size - 1 : 0 */
+int scn_canonical_vscnprintf(scn_vprintf_fn vsn, char *buf, size_t size, const char *fmt, va_list ap);
 
 /* NULL-terminated list of the targets compiled into this binary. */
 const struct scn_target *const *scn_targets(void);

@@ -72,7 +72,7 @@ static int is_reference(const struct scn_target *t)
 
 /* The root cause of a failing result, as a record (finding.h). */
 static const char *finding_json(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
-                                long line, const char *oracle, const struct scn_finding *f, const char *expected,
+                                long line, const char *oracle, const struct scn_finding *f,
                                 const struct scn_rootcause **rcp)
 {
     static struct scn_rootcause rc;
@@ -88,10 +88,11 @@ static const char *finding_json(const struct scn_target *t, const struct scn_cor
     const struct scn_target *shown[2] = { t, ref && ref != t ? ref : NULL };
     scn_record_outputs(shown, shown[1] ? 2 : 1, &rc.reduced, ov);
     nov = shown[1] ? 2 : 1;
-    static char xbytes[SCN_EXPECT_MAX * 4 + 64];
-    if (!rc.steps && expected) { /* the corpus expectation, for the case as it is */
-        snprintf(xbytes, sizeof xbytes, "%s", expected);
-        ov[nov++] = (struct scn_out_view){ "expected", 0, 0, (const unsigned char *)xbytes, strlen(xbytes) };
+    const struct scn_expect *x = d == SCN_DIALECT_KERNEL ? &e->kernel : &e->iso;
+    if (!rc.steps && x->kind != SCN_EXPECT_NONE) { /* the corpus expectation, for the case as it is */
+        int err = x->kind == SCN_EXPECT_ERR;
+        ov[nov++] = (struct scn_out_view){ "expected", err ? -1 : (int)x->len, err, (const unsigned char *)x->bytes,
+                                           err ? 0 : x->len };
     }
     static struct scn_jbuf extra;
     char t2[64];
@@ -153,7 +154,7 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
     if (note) printf(",\"note\":\"%s\"", note);
     if (strcmp(status, "pass")) {
         const struct scn_rootcause *rc;
-        const char *rec = finding_json(t, e, file, line, oracle, f, expected, &rc);
+        const char *rec = finding_json(t, e, file, line, oracle, f, &rc);
         if (rc->rule) printf(",\"rule_kind\":\"%s\"", scn_rule_kind_name(rc->rule->kind));
         char *sig = json_text(rc->signature, strlen(rc->signature));
         printf(",\"signature\":%s", sig);

@@ -12,22 +12,10 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "check.h"
 #include "case.h"
 #include "oracle.h"
 #include "target.h"
-
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-        }                                                                  \
-    } while (0)
 
 static struct scn_case C, C2;
 static uint64_t rs = 0x12345678abcdefull;
@@ -656,6 +644,5 @@ int main(void)
     test_decoder();
     test_oracles();
     test_registry();
-    printf("test_case_model: %d checks, %d failures\n", checks, failures);
-    return failures ? 1 : 0;
+    return check_summary("test_case_model");
 }

@@ -8,20 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "case.h"
 #include "differential.h"
 #include "target.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-        }                                                                  \
-    } while (0)
 
 /* "good": the host vsnprintf. "odd": the same, except that
  *   "(nil)" (glibc's %p of NULL) becomes "0" (an implementation-defined spelling),
@@ -268,10 +259,5 @@ int main(void)
         CHECK(scn_allowances_load("a\tmars\tconv=p\t*\tC\n", 18, err, sizeof err) < 0, "dialect accepted");
     }
 
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
-        return 1;
-    }
-    printf("test_differential: all passed\n");
-    return 0;
+    return check_summary("test_differential");
 }

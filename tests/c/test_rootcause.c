@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "case.h"
 #include "differential.h"
 #include "finding.h"
@@ -16,16 +17,6 @@
 #include "rules.h"
 #include "target.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-        }                                                                  \
-    } while (0)
 
 static int good_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
@@ -179,10 +170,5 @@ int main(void)
         CHECK(strstr(j, "\"signature\":\"differential:%s:good~plus:divergence\"") != NULL, "%.200s", j);
     }
 
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
-        return 1;
-    }
-    printf("test_rootcause: all passed\n");
-    return 0;
+    return check_summary("test_rootcause");
 }

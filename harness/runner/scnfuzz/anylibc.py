@@ -436,9 +436,36 @@ def write_libc_summary(run, tname, info, verdicts, results, restarts, features):
     return doc
 
 
+def result_record(r):
+    """The finding record (docs/FINDINGS.md) of a failed result that a Python
+    checker (check_answer) made, or the record a C checker put on the line.
+    Python-checked cases are not reduced: the case is its own reproducer."""
+    if isinstance(r.get("finding"), dict):
+        return r["finding"]
+    target, oracle = r["target"], r.get("oracle") or "expect.output"
+    klass = "error" if r["status"] == "error" else r.get("class") or (
+        "conformance" if oracle.startswith("expect.") else "invariant")
+    shape = casetext.shape(r["case"])
+    outputs = {}
+    if r.get("actual") is not None:
+        outputs[target] = ({"ret": -1, "bytes": '""'} if r["actual"] == "!err" else
+                           {"ret": r.get("ret"), "bytes": r["actual"]})
+    if r.get("buffer") is not None:
+        outputs["buffer"] = {"ret": r.get("ret"), "bytes": r["buffer"]}
+    if r.get("expected") is not None:
+        outputs["expected"] = {"ret": None, "bytes": r["expected"]}
+    rec = {"oracle": oracle, "classification": klass, "signature": f"{oracle}:{shape}:{target}:{klass}",
+           "shape": shape, "case": r["case"], "original_case": r["case"], "reduced": False, "dialect": r.get("dialect") or "iso",
+           "targets": [target], "detail": r.get("detail", ""), "source": "conform", "program": "scnfuzz",
+           "target": target, "outputs": outputs, "category": r.get("category"), "kind": r.get("kind"),
+           "where": f"{r.get('file')}:{r.get('line')}", "citation": r.get("citation")}
+    if r.get("size") is not None:
+        rec.update(size=r["size"], family=r.get("family"))
+    return rec
+
+
 def run_conform_libc(args):
     """`scnfuzz conform --libc-cc DRIVER [--name N] [--out DIR]` -> Run."""
-    from .conform import finding_from_result
     exe, info = build_executor(args.libc_cc, getattr(args, "name", None))
     tname = info["name"]
     run = Run.create("conform", getattr(args, "out", None))
@@ -457,7 +484,7 @@ def run_conform_libc(args):
         for r in results:
             f.write(json.dumps(r) + "\n")
             if r["status"] != "pass":
-                run.append_finding(finding_from_result(r))
+                run.append_finding(result_record(r))
         f.write(json.dumps({"summary": {"cases": len(results), "results": len(results),
                                         "pass": counts["pass"], "fail": counts["fail"],
                                         "error": counts["error"], "skipped": 0, "seconds": round(secs, 3),

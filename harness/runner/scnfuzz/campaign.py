@@ -16,7 +16,7 @@ import time
 from . import build
 from .errors import SetupError, UsageError
 from .progress import Progress
-from .runs import Run, read_jsonl, utc_iso
+from .runs import FindingTally, Run, utc_iso
 
 # fuzzer -> (its targets, dialect) as configured in harness/fuzz/fuzz_configs.c
 FUZZER_TARGETS = {
@@ -437,10 +437,9 @@ def _run(args, fuzzer, planted):
     before = set((run.path / "artifacts").glob("*")) if (run.path / "artifacts").exists() else set()
     for j in jobs:
         j.start(args.time, engine, afl_in)
-    nraw0 = len(read_jsonl(run.findings_path))
+    tally = FindingTally(run.findings_path)  # the lines of earlier parts of the run are not this campaign's
     interrupted = False
     forwarded = False
-    seen_size, raw, uniq = -1, [], 0
     kill_at = None
     while True:
         now = time.monotonic()
@@ -500,14 +499,7 @@ def _run(args, fuzzer, planted):
                         j._reaped = False
                         j.start(deadline - now, engine, afl_in)
                         alive += 1
-        try:
-            fsize = run.findings_path.stat().st_size
-        except OSError:
-            fsize = 0
-        if fsize != seen_size:
-            seen_size = fsize
-            raw = read_jsonl(run.findings_path)
-            uniq = len({f.get("signature") for f in raw[nraw0:]})
+        tally.update()
         execs = sum(j.total_execs for j in jobs)
         el = now - t0
         rate = sum(j.rate for j in jobs)
@@ -515,7 +507,7 @@ def _run(args, fuzzer, planted):
         covtxt = (f"corpus {cov} map {max(j.ft for j in jobs) / 100:.1f}%" if engine == "afl"
                   else f"cov {cov} ft {max(j.ft for j in jobs)}")
         prog.update(f"{el:5.0f}s elapsed, {max(0, args.time - el):4.0f}s left | {execs} execs ({rate}/s) | "
-                    f"{covtxt} | findings {len(raw) - nraw0} ({uniq} signatures)",
+                    f"{covtxt} | findings {tally.lines} ({len(tally.sigs)} signatures)",
                     frac=min(1.0, el / args.time))
         if alive == 0:
             break
@@ -533,10 +525,10 @@ def _run(args, fuzzer, planted):
         shutil.rmtree(afl_in, ignore_errors=True)
     dur = time.monotonic() - t0
     execs = sum(j.total_execs for j in jobs)
-    raw = read_jsonl(run.findings_path)
+    tally.update()
     units_end = count_units(corpus)
     prog.done(f"{'interrupted' if interrupted else 'done'} after {dur:.1f}s: {execs} executions "
-              f"({len(jobs)} worker{'s' if len(jobs) > 1 else ''}), {len(raw) - nraw0} raw finding(s); "
+              f"({len(jobs)} worker{'s' if len(jobs) > 1 else ''}), {tally.lines} raw finding(s); "
               f"campaign corpus {shown_path(corpus)}: {resumed} -> {units_end} units")
     run.update_part(pidx, status="interrupted" if interrupted else "done", executions=execs,
                     duration_s=round(dur, 3), coverage=max(j.cov for j in jobs),

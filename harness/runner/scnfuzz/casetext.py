@@ -1,6 +1,8 @@
-"""The case text form (docs/CASE_FORMAT.md) in Python: just enough to reduce cases
-and to classify findings (conversion, flags class). The C parser (harness/case)
-stays the authority: every text built here is checked by scn-replay/scn-conform.
+"""The case text form (docs/CASE_FORMAT.md) in Python: just enough to read cases
+and to classify them (conversion, flags class, shape) where a Python checker
+(the executor of `--libc-cc`) makes a finding. The C parser (harness/case) stays
+the authority; cases found by the C programs come reduced and signed
+(docs/FINDINGS.md).
 """
 import re
 
@@ -187,3 +189,25 @@ def classify(case_text):
     convs = sorted({s.conv for s in sp})
     fcls = sorted({flags_class(s) for s in sp})
     return ",".join(convs) or "-", ",".join(fcls) or "-"
+
+
+def shape(case_text):
+    """The shape of a case as docs/FINDINGS.md defines it: its specifications
+    with literal widths and precisions written N, positions kept, literal text
+    left out ("%-N.Nf", "%1$0*2$f"); "?" when the case does not parse."""
+    try:
+        c = Case.parse(case_text)
+    except (CaseSyntaxError, ValueError):
+        return "?"
+    out = []
+    for s in specs(c.fmt):
+        m = s.m
+        if m.group("conv") == b"%" and m.end() - m.start() == 2:
+            continue
+        w = s.group("width") or ""
+        p = s.group("prec")
+        out.append("%" + (s.group("pos") or "") + (s.group("flags") or "") +
+                   ("N" if w.isdigit() else w) +
+                   ("" if p is None else "." + ("N" if p[1:].isdigit() or p == "." else p[1:])) +
+                   (s.group("len") or "") + s.group("conv"))
+    return "".join(out)

@@ -1,8 +1,8 @@
-"""The scnfuzz command line. Exit status: 0 no divergence or violation beyond
-the allowances, 1 findings, 2 usage or set-up error (one line on stderr)."""
+"""The scnfuzz command line. Exit status: 0 no bug root cause (or none new
+relative to --baseline), 1 a (new) bug root cause, 2 usage or set-up error
+(one line on stderr)."""
 import argparse
 import os
-import signal
 import subprocess
 import sys
 
@@ -14,8 +14,8 @@ Linux-style scnprintf/vscnprintf. Builds what it needs through the CMake presets
 (build/default, build/fuzz) on first use. Reports go to reports/<UTC stamp>-<kind>/
 (reports/latest points at the last one); see reports/README.md."""
 
-EPILOG = """exit status: 0 no divergence/violation beyond the allowances,
-1 findings, 2 usage or set-up error."""
+EPILOG = """exit status: 0 no bug root cause beyond the allowances and known bugs
+(with --baseline: none new), 1 a (new) bug root cause, 2 usage or set-up error."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -29,10 +29,10 @@ def _add_out(p):
                         "to it) instead of reports/<UTC stamp>-<kind>/")
 
 
-def _add_minimize(p, default):
-    p.add_argument("--minimize-time", type=float, default=default, metavar="S",
-                   help=f"time budget for minimizing the findings' cases (default {default:g}s)")
-    p.add_argument("--no-minimize", action="store_true", help="do not minimize the findings' cases")
+def _add_baseline(p):
+    p.add_argument("--baseline", metavar="OLD_DIR",
+                   help="compare the root causes with those of an earlier run directory: new, still present, "
+                        "fixed; only a new bug root cause makes the exit status 1")
 
 
 def make_parser():
@@ -57,7 +57,7 @@ def make_parser():
                    "driver (e.g. \"musl-gcc\", \"diet gcc\", klcc) and run the suite against it")
     p.add_argument("--name", help="the --libc-cc target's name (default: from the driver)")
     _add_out(p)
-    _add_minimize(p, 30.0)
+    _add_baseline(p)
 
     p = sub.add_parser("fuzz", help="time-bounded differential fuzzing campaign",
                        description="A time-bounded differential campaign with the fuzzers of build/fuzz "
@@ -85,7 +85,7 @@ def make_parser():
     p.add_argument("--fresh", action="store_true", help="start from the seeds only: the campaign corpus's "
                    "previous units are moved to <corpus>.prev first")
     _add_out(p)
-    _add_minimize(p, 30.0)
+    _add_baseline(p)
 
     p = sub.add_parser("replay", help="one case (or a file of cases / a fuzzer input): every target's "
                        "bytes side by side",
@@ -104,7 +104,7 @@ def make_parser():
                        description="Rebuilds report.json/.md/.html and junit.xml of a run directory from "
                        "its findings.jsonl and run.json (also after a killed run).", epilog=EPILOG)
     p.add_argument("dir", metavar="DIR")
-    _add_minimize(p, 60.0)
+    _add_baseline(p)
 
     from . import corpus
     corpus.add_parser(sub, EPILOG)
@@ -127,36 +127,26 @@ def cmd_targets(args):
 
 def cmd_conform(args):
     from . import conform, report
-    if args.libc_cc:  # scn-replay does not know executor targets: no minimizing
+    report.check_baseline(args.baseline)
+    if args.libc_cc:
         from . import anylibc
         run = anylibc.run_conform_libc(args)
-        rep = report.build_report(run, minimize=False, budget_s=0)
     else:
         run = conform.run_conform(args)
-        rep = report.build_report(run, minimize=not args.no_minimize, budget_s=args.minimize_time)
+    rep = report.build_report(run, baseline=args.baseline)
     report.print_summary(rep, run.path)
     return report.exit_code(rep)
 
 
 def cmd_fuzz(args):
     from . import campaign, report
-    if args.libc_cc:  # scn-replay does not know executor targets: no minimizing
+    report.check_baseline(args.baseline)
+    if args.libc_cc:
         from . import anylibc
-        run, interrupted = anylibc.run_fuzz_libc(args)
-        args.no_minimize = True
+        run, _ = anylibc.run_fuzz_libc(args)
     else:
-        run, interrupted = campaign.run_fuzz(args)
-    budget = min(args.minimize_time, 5.0) if interrupted else args.minimize_time
-
-    def cut_short(signum, frame):  # a signal while reporting: finish the report without minimizing
-        report.STOP["now"] = True
-
-    old = {s: signal.signal(s, cut_short) for s in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        rep = report.build_report(run, minimize=not args.no_minimize, budget_s=budget)
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h)
+        run, _ = campaign.run_fuzz(args)
+    rep = report.build_report(run, baseline=args.baseline)
     report.print_summary(rep, run.path)
     return report.exit_code(rep)
 

@@ -1,10 +1,12 @@
-"""`scnfuzz conform`: the conformance suite (corpus/*.tsv) through scn-conform."""
+"""`scnfuzz conform`: the conformance suite (corpus/*.tsv) through scn-conform.
+Its result lines go to conform.jsonl (the matrix); the finding records it
+writes go to findings.jsonl as they are."""
 import json
 import pathlib
 import subprocess
 import time
 
-from . import build, casetext, targets as tg
+from . import build, targets as tg
 from .errors import SetupError, UsageError
 from .progress import Progress
 from .runs import Run, utc_iso
@@ -48,42 +50,17 @@ def _expected_results(files, sel):
     return n
 
 
-def finding_from_result(r):
-    """A failed scn-conform result line -> a raw finding (findings.jsonl shape)."""
-    target = r["target"]
-    oracle = r.get("oracle") or "expect.output"
-    if r.get("class"):
-        klass = r["class"]
-    elif oracle.startswith("expect."):
-        klass = "conformance"
-    else:
-        klass = "invariant"
-    if r["status"] == "error":
-        klass = "error"
-    conv, fcls = casetext.classify(r["case"])
-    outputs = {}
-    actual = r.get("actual")
-    if actual is not None:
-        o = {"ret": r.get("ret"), "bytes": actual}
-        if o["ret"] is None and actual.startswith('"'):
-            try:
-                o["ret"] = len(casetext.unquote(actual.split(" n=")[0]))
-            except casetext.CaseSyntaxError:
-                pass
-        if actual == "!err":
-            o = {"ret": -1, "bytes": '""'}
-        outputs[target] = o
-    if r.get("expected") is not None:
-        outputs["expected"] = {"ret": None, "bytes": r["expected"]}
-    f = {"oracle": oracle, "classification": klass, "case": r["case"],
-         "signature": f"conform:{oracle}:{conv}:{fcls}:{target}", "detail": r.get("detail", ""),
-         "target": target, "source": "conform", "category": r.get("category"),
-         "kind": r.get("kind"), "citation": r.get("citation"),
-         "where": f"{r.get('file')}:{r.get('line')}", "outputs": outputs}
-    if r.get("size") is not None:
-        f["size"] = r["size"]
-        f["family"] = r.get("family")
-    return f
+def finding_record(line):
+    """The finding record (docs/FINDINGS.md) a line of scn-conform's output
+    carries: a result line's "finding" object, or the line itself when it is a
+    record and not a result. scn-conform reduces and signs its failures; they
+    are copied into findings.jsonl unchanged."""
+    f = line.get("finding")
+    if isinstance(f, dict):
+        return f
+    if "status" not in line and "summary" not in line and "signature" in line and "oracle" in line:
+        return line
+    return None
 
 
 def run_conform(args):
@@ -106,6 +83,7 @@ def run_conform(args):
     prog = Progress(f"conform ({', '.join(t['name'] for t in sel)})")
     t0 = time.monotonic()
     counts = {"pass": 0, "fail": 0, "error": 0}
+    known = 0  # failures a known-bug, known-gap or allowance rule explains
     summary = None
     err_tail = []
     with open(run.path / results_name, "w", encoding="utf-8") as out:
@@ -115,10 +93,10 @@ def run_conform(args):
             if not line:
                 continue
             out.write(line + "\n")
-            if '"status":"pass"' in line and '"summary"' not in line:
+            if '"status":"pass"' in line and '"summary"' not in line and '"finding"' not in line:
                 counts["pass"] += 1
                 n = sum(counts.values())
-                prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error",
+                prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error ({known} known)",
                             frac=n / total if total else None)
                 continue
             try:
@@ -128,12 +106,17 @@ def run_conform(args):
             if "summary" in r:
                 summary = r["summary"]
                 continue
-            st = r.get("status")
+            rec = finding_record(r)
+            if rec is not None:
+                run.append_finding(rec)
+            if "status" not in r:
+                continue
+            st = r["status"]
             counts[st] = counts.get(st, 0) + 1
-            if st in ("fail", "error"):
-                run.append_finding(finding_from_result(r))
+            if st in ("fail", "error") and r.get("rule_kind"):
+                known += 1
             n = sum(counts.values())
-            prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error",
+            prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error ({known} known)",
                         frac=n / total if total else None)
         err_tail = p.stderr.read().decode("utf-8", "replace").strip().splitlines()[-3:]
         rc = p.wait()
@@ -143,7 +126,7 @@ def run_conform(args):
         msg = err_tail[-1] if err_tail else f"scn-conform exited {rc}"
         raise SetupError(f"conformance run failed: {msg}")
     prog.done(f"{sum(counts.values())} results: {counts['pass']} pass, {counts['fail']} fail, "
-              f"{counts['error']} error in {time.monotonic() - t0:.1f}s")
+              f"{counts['error']} error ({known} explained by a rule) in {time.monotonic() - t0:.1f}s")
     run.update_part(pidx, status="done", exit=rc, cases_run=summary.get("cases", 0),
                     results_count=summary.get("results", 0), counts=counts,
                     skipped=summary.get("skipped", 0), duration_s=round(time.monotonic() - t0, 3),

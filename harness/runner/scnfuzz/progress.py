@@ -1,5 +1,7 @@
 """Progress: one redrawn line on a terminal, plain lines (rate-limited) otherwise."""
+import contextlib
 import sys
+import threading
 import time
 
 
@@ -33,3 +35,28 @@ class Progress:
             return
         self.s.write(f"{self.what}: {msg}\n")
         self.s.flush()
+
+
+SLOW_STEP_S = 1.0  # a step that runs longer than this says what it is doing (0: every step does)
+
+
+@contextlib.contextmanager
+def slow_step(what, prefix="report", stream=None):
+    """Prints "<prefix>: <what>" (to stderr) once the step has run SLOW_STEP_S,
+    so a long wait is explained and a short one stays quiet."""
+    s = stream or sys.stderr
+
+    def say():
+        s.write(f"{prefix}: {what}\n")
+        s.flush()
+    if SLOW_STEP_S <= 0:
+        say()
+        yield
+        return
+    t = threading.Timer(SLOW_STEP_S, say)
+    t.daemon = True
+    t.start()
+    try:
+        yield
+    finally:
+        t.cancel()

@@ -165,6 +165,39 @@ class Run:
         return len(out)
 
 
+class FindingTally:
+    """Lines and signatures that findings.jsonl gained since the tally was
+    made (a campaign's own, not those of earlier parts of the run), read from
+    where the last look stopped: the file only grows, and re-reading all of it
+    for every progress line would grow with it."""
+
+    def __init__(self, path):
+        self.path, self.off = path, 0
+        self.lines, self.sigs = 0, set()
+        self.update()
+        self.lines, self.sigs = 0, set()
+
+    def update(self):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.off)
+                data = f.read()
+        except OSError:
+            return
+        end = data.rfind(b"\n")
+        if end < 0:
+            return
+        for raw in data[:end].splitlines():
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(rec, dict):
+                self.lines += 1
+                self.sigs.add(rec.get("signature"))
+        self.off += end + 1
+
+
 def read_jsonl(path):
     """Objects of a JSON-lines file; a torn last line (killed writer) is skipped."""
     out = []

@@ -1,0 +1,87 @@
+"""junit.xml: one testcase per (target, category) of the conformance matrix and
+one per bug root cause. Known bugs and gaps and allowed differences are
+properties, not test cases: the number of test cases does not change when only
+they do."""
+import xml.etree.ElementTree as ET
+
+from .report_matrix import cell_failed
+
+
+def _stamp(iso):
+    """JUnit's timestamp has no time zone: the UTC time without its Z."""
+    return (iso or "").rstrip("Z") or "1970-01-01T00:00:00"
+
+
+def _conform_seconds(rep):
+    return sum(p.get("duration_s", 0) or 0 for p in rep["parts"] if p.get("kind") == "conform")
+
+
+def _conformance(suites, rep):
+    m = rep["matrix"]
+    ts = ET.SubElement(suites, "testsuite", name="conformance", timestamp=_stamp(rep["run"].get("started")))
+    total = sum(c["pass"] + c["fail"] + c["error"] for c in m["totals"].values()) or 1
+    secs = _conform_seconds(rep)
+    n = fails = 0
+    for row in m["rows"]:
+        for t in m["targets"]:
+            c = row["cells"].get(t)
+            if not c:
+                continue
+            n += 1
+            run = c["pass"] + c["fail"] + c["error"]
+            # the part's time shared out by results: scn-conform times no single category
+            tc = ET.SubElement(ts, "testcase", classname=f"conformance.{t}", name=row["category"],
+                               time=f"{secs * run / total:.3f}")
+            bad = cell_failed(c)
+            if bad:
+                fails += 1
+                rel = [f for f in rep["findings"] if f["bug"] and f.get("source") == "conform"
+                       and t in f["targets"] and f.get("category") == row["category"]]
+                fe = ET.SubElement(tc, "failure", message=f"{bad} of {run} cases failed")
+                fe.text = "\n".join(f"{f['id']} {f['signature']} ({f['count']} cases): {f['case']}\n"
+                                    f"  {f['reproduce']}" for f in rel)
+            if c.get("known"):
+                so = ET.SubElement(tc, "system-out")
+                so.text = f"{c['known']} failing case(s) explained by known bugs, gaps or allowances"
+    ts.set("tests", str(n))
+    ts.set("failures", str(fails))
+    ts.set("errors", "0")
+    ts.set("time", f"{secs:.3f}")
+
+
+def _root_causes(suites, rep):
+    bugs = [f for f in rep["findings"] if f["bug"]]
+    secs = sum(p.get("duration_s", 0) or 0 for p in rep["parts"])
+    failing = [f for f in bugs if f.get("baseline", "new") == "new"]
+    ts = ET.SubElement(suites, "testsuite", name="root-causes", tests=str(len(bugs)), failures=str(len(failing)),
+                       skipped=str(len(bugs) - len(failing)), errors="0", time=f"{secs:.3f}",
+                       timestamp=_stamp(rep["run"].get("started")))
+    others = [f for f in rep["findings"] if not f["bug"]]
+    if others:
+        props = ET.SubElement(ts, "properties")
+        for f in others:
+            r = f.get("rule") or {}
+            ET.SubElement(props, "property", name=f"{f['classification']}:{f['signature']}",
+                          value=f"{f['count']} raw line(s); {r.get('id', '')}: {r.get('citation', '')}; "
+                                f"{f['reproduce']}")
+    for f in bugs:
+        tc = ET.SubElement(ts, "testcase", classname=f"root-causes.{f['classification']}", name=f["signature"],
+                           time="0")
+        msg = f"{f['oracle']} ({f['classification']}): {f['count']} raw line(s)"
+        if f.get("baseline") == "still":  # as the exit status: only a new bug fails the run
+            fe = ET.SubElement(tc, "skipped", message=msg + ", also in the baseline")
+        else:
+            fe = ET.SubElement(tc, "failure", message=msg)
+        fe.text = f"{f['id']}\n{f['case']}\n{f.get('detail', '')}\n{f['reproduce']}"
+
+
+def write_junit(rep, path):
+    suites = ET.Element("testsuites", name="scnfuzz")
+    if rep["matrix"]["rows"]:
+        _conformance(suites, rep)
+    _root_causes(suites, rep)
+    kids = list(suites)
+    suites.set("tests", str(sum(int(k.get("tests")) for k in kids)))
+    suites.set("failures", str(sum(int(k.get("failures")) for k in kids)))
+    suites.set("time", f"{sum(p.get('duration_s', 0) or 0 for p in rep['parts']):.3f}")
+    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
