@@ -310,14 +310,18 @@ static int hex_ok(const unsigned char *out, size_t len, long double v, long prec
     const char *q = t;
     if (*q == '-' || *q == '+') q++;
     if (q[0] == '0' && (q[1] | 32) == 'x') {
-        char *end;
-        long double got = strtold(t, &end);
-        const char *pe = strpbrk(q, "pP");
-        if (end != t && !*end && signbit(got) == signbit(v) && pe) {
-            if (prec < 0) ok = got == v;
-            else {
-                long e = strtol(pe + 1, NULL, 10);
-                ok = fabsl(got - v) <= ldexpl(1.0L, (int)(e - 4 * prec - 1));
+        /* mantissa and exponent apart: "0x2.0p+16383" is 2^16384, which no
+         * long double holds, yet the correctly rounded %.1La of a value just
+         * below LDBL_MAX; v is scaled by the exponent instead (exact) */
+        char *pe = strpbrk(q, "pP"), *end;
+        if (pe) {
+            *pe = 0;
+            long double m = strtold(t, &end);
+            int whole = end == pe;
+            long e = strtol(pe + 1, &end, 10);
+            if (whole && end != pe + 1 && !*end && signbit(m) == signbit(v) && e > -20000 && e < 20000) {
+                long double vs = ldexpl(v, (int)-e);
+                ok = prec < 0 ? m == vs : fabsl(m - vs) <= ldexpl(1.0L, (int)(-4 * prec - 1));
             }
         }
     }

@@ -119,3 +119,17 @@ def test_executor_campaign_lines_are_records(tmp_path):
                  if r.get("source") == "exec"]
     assert exec_recs, "musl differs from the reference within seconds (allowed %p spellings at least)"
     assert all(r["program"] == "scn-exec-fuzz" for r in exec_recs)
+
+
+@pytest.mark.parametrize("case,target", [
+    # musl's leading digit 2 at a carry next to LDBL_MAX: 0x2.0p+16383 is no long double
+    ('"%.1LA" ldouble:-0xf.ffdff2cffffffffp+16380', "musl"),
+    # glibc's 0x2p-5 for 0x1p-4, in a field wider than 2 KB
+    ('"%2048.0a" double:0x1.8p-5', "glibc"),
+])
+def test_hex_float_normalisation_is_allowed_everywhere(case, target):
+    replay = find_binary("scn-replay", "harness/fuzz")
+    p = subprocess.run([str(replay), "-q", "--target", "ref", "--target", target, case],
+                       capture_output=True, text=True, timeout=60)
+    rec = records_of(p.stdout, "replay")[0]
+    assert rec["classification"] == "implementation-defined" and rec["rule"]["id"] == "a-normalisation", rec
