@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 T=${1:-600}
-fuzzers=${FUZZERS:-fuzz_ref fuzz_iso_diff fuzz_kernel_diff fuzz_parse}
+fuzzers=${FUZZERS:-$(awk -F'\t' '/^fuzz_/ && $5 == "yes" {print $1}' harness/fuzz/fuzzers.tsv | xargs)}
 sanitize=${SANITIZE:-ON}
 case "$sanitize" in
   ON) fb=$root/build/bench-fuzz; flavour="ASan+UBSan libFuzzer" ;;

@@ -16,7 +16,9 @@ import subprocess
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-FUZZERS = ["fuzz_ref", "fuzz_iso_diff", "fuzz_kernel_diff", "fuzz_parse", "fuzz_planted"]
+# the one list of fuzzers, harness/fuzz/fuzzers.tsv
+FUZZERS = [l.split("\t")[0] for l in (REPO / "harness" / "fuzz" / "fuzzers.tsv").read_text().splitlines()
+           if l.startswith("fuzz_")]
 TARGETS = FUZZERS + ["scn-replay"]
 
 # Budget of the planted-bug runs (executions, libFuzzer -runs, from an empty
@@ -331,3 +333,21 @@ def test_afl_build_and_short_run(tmp_path):
     assert stats["stability"] == "100.00%", stats
     print(f"\nafl_iso_diff: {execs} executions in 10 s, {stats.get('execs_per_sec')} exec/s, "
           f"stability {stats['stability']}")
+
+
+def test_the_list_of_fuzzers_is_complete(fuzz_build):
+    """Every fuzzer of fuzzers.tsv has its harness, options and seeds, was built,
+    and its configuration is one scn-replay knows; no harness is left out."""
+    rows = [l.split("\t") for l in (REPO / "harness" / "fuzz" / "fuzzers.tsv").read_text().splitlines()
+            if l.startswith("fuzz_")]
+    assert {r[0] for r in rows} >= {"fuzz_iso_diff", "fuzz_planted"}
+    fz = REPO / "harness" / "fuzz"
+    harnesses = {p.stem for p in fz.glob("fuzz_*.c")} - {"fuzz_core", "fuzz_configs"}
+    assert harnesses == {r[0] for r in rows}, harnesses ^ {r[0] for r in rows}
+    replay = binary(fuzz_build, "scn-replay")
+    for name, config, targets, dialect, ship, what in rows:
+        assert (fz / f"{name}.options").is_file() and what and ship in ("yes", "no"), name
+        assert (REPO / "corpus" / "fuzz" / name).is_dir(), name
+        binary(fuzz_build, name)
+        r = _run([str(replay), "-q", "--fuzzer", config, '"%d" int:1'], timeout=60)
+        assert r.returncode == 0 and "unknown" not in r.stdout, f"{name}: config {config}: {r.stdout[-500:]}"

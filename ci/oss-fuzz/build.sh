@@ -21,7 +21,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=$(cd "$OUT" && pwd)
 : "${CFLAGS:=}" "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}" "${SANITIZER:=address}"
 SCN_SRC=${SCN_SRC:-$SRC/scnfuzz}
-SCN_OSSFUZZ_FUZZERS=${SCN_OSSFUZZ_FUZZERS:-fuzz_ref fuzz_iso_diff fuzz_kernel_diff fuzz_parse}
+# the shipped fuzzers of the one list (harness/fuzz/fuzzers.tsv)
+SCN_OSSFUZZ_FUZZERS=${SCN_OSSFUZZ_FUZZERS:-$(awk -F'\t' '/^fuzz_/ && $5 == "yes" {print $1}' "$SCN_SRC/harness/fuzz/fuzzers.tsv" | xargs)}
 SCN_KERNEL_TARBALL=${SCN_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 SCN_MUSL_SOURCE_CACHE=${SCN_MUSL_SOURCE_CACHE:-$SRC/scnfuzz-deps/musl-source}
 SCN_JOBS=${SCN_JOBS:-$(nproc)}

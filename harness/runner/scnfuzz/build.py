@@ -13,11 +13,12 @@ import shutil
 import subprocess
 import sys
 
+from . import fuzzers
 from .errors import SetupError
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 TOOL_SUBDIR = {"scn-conform": "harness", "scn-replay": "harness/fuzz"}
-FUZZERS = ("fuzz_ref", "fuzz_iso_diff", "fuzz_kernel_diff", "fuzz_parse", "fuzz_planted")
+FUZZERS = fuzzers.NAMES
 _checked = set()
 
 

@@ -13,19 +13,12 @@ import sys
 import threading
 import time
 
-from . import build
+from . import build, fuzzers
 from .errors import SetupError, UsageError
 from .progress import Progress
 from .runs import FindingTally, Run, utc_iso
 
-# fuzzer -> (its targets, dialect) as configured in harness/fuzz/fuzz_configs.c
-FUZZER_TARGETS = {
-    "fuzz_iso_diff": (["ref", "glibc", "musl"], "iso"),
-    "fuzz_kernel_diff": (["ref-kernel", "kernel"], "kernel"),
-    "fuzz_ref": (["ref", "ref-kernel"], "*"),
-    "fuzz_planted": (["ref", "planted"], "iso"),
-    "fuzz_parse": ([], "*"),
-}
+FUZZER_TARGETS = fuzzers.TARGETS
 STATUS_RE = re.compile(r"^#(\d+)\s+(\w+)\s+cov: (\d+) ft: (\d+)")
 RATE_RE = re.compile(r"exec/s: (\d+)")
 DONE_RE = re.compile(r"^Done (\d+) runs in (\d+) second")
@@ -390,8 +383,7 @@ def _run(args, fuzzer, planted):
         path = build.afl_tool(fuzzer)
     else:
         path = build.tool(fuzzer, preset="fuzz")
-    replay_cfg = {"fuzz_iso_diff": "iso_diff", "fuzz_kernel_diff": "kernel_diff", "fuzz_ref": "ref",
-                  "fuzz_planted": "planted"}.get(fuzzer, "ref")
+    replay_cfg = fuzzers.REPLAY_CONFIG[fuzzer]
     corpus, resumed = _prepare_corpus(args, fuzzer)
     run = Run.create("fuzz", args.out)
     (run.path / "fuzz").mkdir(exist_ok=True)

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from . import build, casetext
+from . import build, casetext, fuzzers
 from .errors import ScnError, UsageError
 
 DESCRIPTION = """scnfuzz: conformance + differential fuzzing of snprintf/vsnprintf and
@@ -70,8 +70,8 @@ def make_parser():
     g.add_argument("--planted", metavar="BUG", help="fuzz a planted bug beside the reference "
                    "(ret-would-be, ret-size, nul-at-0, no-nul-exact, overrun-1, float-round, "
                         "round-prec17, alt-octal-zero, exp-carry, hh-trunc, miscount-4096, none)")
-    g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz (fuzz_iso_diff, "
-                   "fuzz_kernel_diff, fuzz_ref, fuzz_parse, fuzz_planted)")
+    g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz ("
+                   f"{', '.join(fuzzers.NAMES)}: harness/fuzz/fuzzers.tsv)")
     g.add_argument("--libc-cc", metavar="DRIVER", help="fuzz an executor built with this libc's "
                    "compiler driver against the reference")
     p.add_argument("--name", help="the --libc-cc target's name (default: from the driver)")

@@ -1,0 +1,26 @@
+"""The fuzzers, as harness/fuzz/fuzzers.tsv lists them (the one list)."""
+import collections
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+TSV = ROOT / "harness" / "fuzz" / "fuzzers.tsv"
+
+Fuzzer = collections.namedtuple("Fuzzer", "name config targets dialect ship what")
+
+
+def load(path=TSV):
+    out = collections.OrderedDict()
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, config, targets, dialect, ship, what = line.split("\t")
+        out[name] = Fuzzer(name, config, [] if targets == "-" else targets.split(","), dialect, ship == "yes", what)
+    return out
+
+
+ALL = load()
+NAMES = tuple(ALL)
+# fuzzer -> (its targets, dialect), as configured in harness/fuzz/fuzz_configs.c
+TARGETS = {f.name: (f.targets, f.dialect) for f in ALL.values()}
+# fuzzer -> the scn-replay --fuzzer configuration that decodes its inputs
+REPLAY_CONFIG = {f.name: f.config for f in ALL.values()}
