@@ -289,7 +289,7 @@ def test_finding_record_of_scn_conform_lines():
 FAKE_CONFORM = r'''#!/usr/bin/python3
 import json, sys
 if "--list-targets" in sys.argv:
-    print("ref\tiso\tscnfuzz ref")
+    print("ref\tiso\tscnfuzz ref\tnative\tin-process")
     sys.exit(0)
 rec = json.loads(%r)
 res = lambda st, **kw: dict({"target": "ref", "category": "int.d", "case": '"%%3d" int:5', "kind": "std",

@@ -2,7 +2,7 @@
  *
  *   scn-conform [--target NAME]... [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...
  *   scn-conform [--target NAME]... --case 'TEXT'        (one case: prints each target's output)
- *   scn-conform --list-targets
+ *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where: tab-separated)
  *
  * For each corpus case (docs/CASE_FORMAT.md) and each selected target whose
  * dialect has an expectation (iso for ISO targets, kernel for kernel targets;
@@ -312,8 +312,9 @@ int main(int argc, char **argv)
             case_text = argv[i];
         } else if (!strcmp(a, "--list-targets")) {
             for (const struct scn_target *const *p = scn_targets(); *p; p++)
-                printf("%s\t%s\t%s\n", (*p)->name, (*p)->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso",
-                       (*p)->version ? (*p)->version() : "");
+                printf("%s\t%s\t%s\t%s\t%s\n", (*p)->name, (*p)->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso",
+                       (*p)->version ? (*p)->version() : "", (*p)->vscnprintf ? "native" : "wrapped",
+                       (*p)->where ? (*p)->where : "in-process");
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "scn-conform: unknown option '%s'\n", a);

@@ -1,15 +1,12 @@
-"""The targets compiled into the tools: `scn-conform --list-targets` (name,
-dialect, version) plus what that listing does not say yet (native or wrapped
-scnprintf family, in-process or executor), from the adapters' definitions."""
+"""The targets compiled into the tools, as `scn-conform --list-targets` says
+(name, dialect, version, native or wrapped scnprintf family, where), and the
+executor programs of the build."""
 import pathlib
 import subprocess
 
 from . import build
 from .errors import SetupError, UsageError
 
-# Mirrors harness/targets/*: .vscnprintf NULL -> the canonical wrapper.
-_SCN = {"ref": "native", "ref-kernel": "native", "kernel": "native", "glibc": "wrapped",
-        "musl": "wrapped", "planted": "native"}
 _EXECUTORS = {"scn-musl-exec": ("musl-exec", "iso", "the installed musl (musl-dev libc.a), own process")}
 
 
@@ -21,9 +18,8 @@ def list_targets(conform=None):
     out = []
     for line in p.stdout.splitlines():
         f = line.split("\t")
-        if len(f) >= 3:
-            out.append({"name": f[0], "dialect": f[1], "version": f[2],
-                        "scnprintf": _SCN.get(f[0], "unknown"), "where": "in-process"})
+        if len(f) >= 5:
+            out.append({"name": f[0], "dialect": f[1], "version": f[2], "scnprintf": f[3], "where": f[4]})
     return out
 
 
