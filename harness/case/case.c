@@ -2,6 +2,7 @@
  * x86-64 SysV va_list call. See case.h and docs/CASE_FORMAT.md. */
 #define _GNU_SOURCE
 #include "case.h"
+#include "scn_writer.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -30,74 +31,53 @@ const char *scn_n_type_name(enum scn_n_type t)
 
 /* ---------------------------------------------------------------- output */
 
-struct out {
-    char *p;
-    size_t cap, len;
-};
-
-static void put(struct out *o, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (o->len + 1 < o->cap)
-            o->p[o->len] = s[i];
-        o->len++;
-    }
-}
-static void puts_(struct out *o, const char *s) { put(o, s, strlen(s)); }
-static void putch(struct out *o, char ch) { put(o, &ch, 1); }
-static void out_end(struct out *o)
-{
-    if (o->cap)
-        o->p[o->len < o->cap ? o->len : o->cap - 1] = 0;
-}
-
 static const char hexd[] = "0123456789abcdef";
 
 /* escape for a code point < 0x80 or a byte */
-static void put_escaped_byte(struct out *o, unsigned b)
+static void put_escaped_byte(struct scn_writer *o, unsigned b)
 {
     char t[5];
-    if (b == '\\') puts_(o, "\\\\");
-    else if (b == '"') puts_(o, "\\\"");
-    else if (b == '\n') puts_(o, "\\n");
-    else if (b == '\t') puts_(o, "\\t");
-    else if (b == '\r') puts_(o, "\\r");
-    else if (b >= 0x20 && b <= 0x7e) putch(o, (char)b);
+    if (b == '\\') scn_w_str(o, "\\\\");
+    else if (b == '"') scn_w_str(o, "\\\"");
+    else if (b == '\n') scn_w_str(o, "\\n");
+    else if (b == '\t') scn_w_str(o, "\\t");
+    else if (b == '\r') scn_w_str(o, "\\r");
+    else if (b >= 0x20 && b <= 0x7e) scn_w_ch(o, (char)b);
     else {
         t[0] = '\\'; t[1] = 'x'; t[2] = hexd[(b >> 4) & 15]; t[3] = hexd[b & 15];
-        put(o, t, 4);
+        scn_w_put(o, t, 4);
     }
 }
 
-static void put_quoted(struct out *o, const char *s, size_t n)
+static void put_quoted(struct scn_writer *o, const char *s, size_t n)
 {
-    putch(o, '"');
+    scn_w_ch(o, '"');
     for (size_t i = 0; i < n; i++)
         put_escaped_byte(o, (unsigned char)s[i]);
-    putch(o, '"');
+    scn_w_ch(o, '"');
 }
 
-static void put_wquoted(struct out *o, const wchar_t *s, size_t n)
+static void put_wquoted(struct scn_writer *o, const wchar_t *s, size_t n)
 {
     char t[16];
-    putch(o, '"');
+    scn_w_ch(o, '"');
     for (size_t i = 0; i < n; i++) {
         uint32_t cp = (uint32_t)s[i];
         if (cp < 0x80)
             put_escaped_byte(o, cp);
         else {
             snprintf(t, sizeof t, "\\u{%x}", (unsigned)cp);
-            puts_(o, t);
+            scn_w_str(o, t);
         }
     }
-    putch(o, '"');
+    scn_w_ch(o, '"');
 }
 
 size_t scn_quoted_format(const char *bytes, size_t n, char *out, size_t cap)
 {
-    struct out o = { out, cap, 0 };
+    struct scn_writer o = { out, cap, 0 };
     put_quoted(&o, bytes, n);
-    out_end(&o);
+    scn_w_end(&o);
     return o.len;
 }
 
@@ -171,68 +151,68 @@ static void fmt_ldouble(long double d, char *t)
     sprintf(p, "p%+d", ex);
 }
 
-static void put_arg(struct out *o, const struct scn_case *c, const struct scn_arg *a)
+static void put_arg(struct scn_writer *o, const struct scn_case *c, const struct scn_arg *a)
 {
     char t[64];
-    puts_(o, type_names[a->type]);
-    putch(o, ':');
+    scn_w_str(o, type_names[a->type]);
+    scn_w_ch(o, ':');
     switch (a->type) {
     case SCN_ARG_INT: case SCN_ARG_LONG: case SCN_ARG_LLONG: case SCN_ARG_INTMAX:
     case SCN_ARG_SSIZE: case SCN_ARG_PTRDIFF:
         snprintf(t, sizeof t, "%lld", a->v.i);
-        puts_(o, t);
+        scn_w_str(o, t);
         break;
     case SCN_ARG_UINT: case SCN_ARG_ULONG: case SCN_ARG_ULLONG: case SCN_ARG_UINTMAX:
     case SCN_ARG_SIZE: case SCN_ARG_WINT:
         snprintf(t, sizeof t, "%llu", a->v.u);
-        puts_(o, t);
+        scn_w_str(o, t);
         break;
     case SCN_ARG_DOUBLE:
         fmt_double(a->v.d, t);
-        puts_(o, t);
+        scn_w_str(o, t);
         break;
     case SCN_ARG_LDOUBLE:
         fmt_ldouble(a->v.ld, t);
-        puts_(o, t);
+        scn_w_str(o, t);
         break;
     case SCN_ARG_STR:
-        if (a->is_null) puts_(o, "NULL");
+        if (a->is_null) scn_w_str(o, "NULL");
         else put_quoted(o, c->arena + a->off, a->len);
         break;
     case SCN_ARG_WSTR:
-        if (a->is_null) puts_(o, "NULL");
+        if (a->is_null) scn_w_str(o, "NULL");
         else put_wquoted(o, (const wchar_t *)(const void *)(c->arena + a->off), a->len);
         break;
     case SCN_ARG_PTR:
-        if (a->is_null || a->v.u == 0) puts_(o, "NULL");
+        if (a->is_null || a->v.u == 0) scn_w_str(o, "NULL");
         else {
             snprintf(t, sizeof t, "0x%llx", a->v.u);
-            puts_(o, t);
+            scn_w_str(o, t);
         }
         break;
     case SCN_ARG_N:
-        puts_(o, n_names[a->ntype]);
+        scn_w_str(o, n_names[a->ntype]);
         break;
     }
 }
 
 size_t scn_case_format(const struct scn_case *c, char *out, size_t cap)
 {
-    struct out o = { out, cap, 0 };
+    struct scn_writer o = { out, cap, 0 };
     char t[32];
     put_quoted(&o, c->fmt, c->fmt_len);
     for (size_t i = 0; i < c->nargs; i++) {
-        putch(&o, ' ');
+        scn_w_ch(&o, ' ');
         put_arg(&o, c, &c->args[i]);
     }
     if (c->nsizes) {
-        puts_(&o, " @");
+        scn_w_str(&o, " @");
         for (size_t i = 0; i < c->nsizes; i++) {
             snprintf(t, sizeof t, i ? ",%zu" : "%zu", c->sizes[i]);
-            puts_(&o, t);
+            scn_w_str(&o, t);
         }
     }
-    out_end(&o);
+    scn_w_end(&o);
     return o.len;
 }
 
@@ -249,9 +229,9 @@ static int hexval(int ch)
 
 static const char *canon_of(unsigned b, char *t)
 {
-    struct out o = { t, 8, 0 };
+    struct scn_writer o = { t, 8, 0 };
     put_escaped_byte(&o, b);
-    out_end(&o);
+    scn_w_end(&o);
     return t;
 }
 

@@ -25,6 +25,7 @@
  * [-512, 512] (negative width = '-' flag, negative precision = none).
  */
 #include "case.h"
+#include "scn_writer.h"
 
 #include <float.h>
 #include <limits.h>
@@ -273,20 +274,6 @@ static int is_alnum(unsigned ch)
 }
 
 /* ---- rendering ---- */
-
-struct w {
-    char *p;
-    size_t n, cap;
-};
-static void wc(struct w *w, char ch) { if (w->n < w->cap) w->p[w->n++] = ch; }
-static void ws(struct w *w, const char *s) { while (*s) wc(w, *s++); }
-static void wnum(struct w *w, unsigned v)
-{
-    char t[12];
-    int k = 0;
-    do t[k++] = (char)('0' + v % 10); while (v /= 10);
-    while (k) wc(w, t[--k]);
-}
 
 size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
                            enum scn_dialect dialect, unsigned flags)
@@ -551,43 +538,43 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
     for (size_t i = 0; i < g->nt; i++) c->args[pos[i]] = g->tmp[i];
     c->nargs = g->nt;
 
-    struct w w = { c->fmt, 0, SCN_CASE_MAX_FMT };
+    struct scn_writer w = scn_writer_on(c->fmt, SCN_CASE_MAX_FMT + 1);
     for (size_t it = 0; it < g->nitems; it++) {
         if (g->item_spec[it] < 0) {
             const char *l = g->lit + g->item_lit_off[it];
-            for (unsigned i = 0; i < g->item_lit_len[it]; i++) wc(&w, l[i]);
+            scn_w_put(&w, l, g->item_lit_len[it]);
             continue;
         }
         const struct spec *s = &g->sp[g->item_spec[it]];
-        wc(&w, '%');
-        if (positional) { wnum(&w, pos[s->varg] + 1u); wc(&w, '$'); }
-        if (s->flags & F_MINUS) wc(&w, '-');
-        if (s->flags & F_PLUS) wc(&w, '+');
-        if (s->flags & F_SPACE) wc(&w, ' ');
-        if (s->flags & F_HASH) wc(&w, '#');
-        if (s->flags & F_ZERO) wc(&w, '0');
-        if (s->wmode == 1) wnum(&w, (unsigned)s->width);
+        scn_w_ch(&w, '%');
+        if (positional) { scn_w_uint(&w, pos[s->varg] + 1u); scn_w_ch(&w, '$'); }
+        if (s->flags & F_MINUS) scn_w_ch(&w, '-');
+        if (s->flags & F_PLUS) scn_w_ch(&w, '+');
+        if (s->flags & F_SPACE) scn_w_ch(&w, ' ');
+        if (s->flags & F_HASH) scn_w_ch(&w, '#');
+        if (s->flags & F_ZERO) scn_w_ch(&w, '0');
+        if (s->wmode == 1) scn_w_uint(&w, (unsigned)s->width);
         else if (s->wmode == 2) {
-            wc(&w, '*');
-            if (positional) { wnum(&w, pos[s->warg] + 1u); wc(&w, '$'); }
+            scn_w_ch(&w, '*');
+            if (positional) { scn_w_uint(&w, pos[s->warg] + 1u); scn_w_ch(&w, '$'); }
         }
         if (s->pmode) {
-            wc(&w, '.');
-            if (s->pmode == 1) wnum(&w, (unsigned)s->prec);
+            scn_w_ch(&w, '.');
+            if (s->pmode == 1) scn_w_uint(&w, (unsigned)s->prec);
             else if (s->pmode == 2) {
-                wc(&w, '*');
-                if (positional) { wnum(&w, pos[s->parg] + 1u); wc(&w, '$'); }
+                scn_w_ch(&w, '*');
+                if (positional) { scn_w_uint(&w, pos[s->parg] + 1u); scn_w_ch(&w, '$'); }
             }
         }
-        ws(&w, len_txt[s->len]);
-        wc(&w, (char)s->conv);
-        if (s->is_px) wc(&w, 'x');
+        scn_w_str(&w, len_txt[s->len]);
+        scn_w_ch(&w, (char)s->conv);
+        if (s->is_px) scn_w_ch(&w, 'x');
     }
     if (trailing >= 0) {
         static const char *const cut[] = { "%", "%-", "%5", "%." };
-        ws(&w, cut[trailing]);
+        scn_w_str(&w, cut[trailing]);
     }
-    c->fmt_len = w.n;
-    c->fmt[w.n] = 0;
+    scn_w_end(&w);
+    c->fmt_len = w.len < SCN_CASE_MAX_FMT ? w.len : SCN_CASE_MAX_FMT;
     return r.i;
 }
