@@ -93,11 +93,17 @@ def build(engines):
 
 
 def first_finding(path):
+    """The first bug the run wrote: a difference a rule explains (an
+    allowance, a known bug) does not stop the fuzzer and is not the bug."""
     try:
-        line = path.read_text().splitlines()[0]
-    except (OSError, IndexError):
+        lines = path.read_text().splitlines()
+    except OSError:
         return None
-    return json.loads(line)
+    for line in lines:
+        rec = json.loads(line)
+        if not rec.get("rule"):
+            return rec
+    return None
 
 
 def run_libfuzzer(bug, seed, seconds, work):
