@@ -16,13 +16,14 @@ binary needed, except a stand-in scn-conform written here).
 Run: /usr/bin/python3 -m pytest -q tests/test_rootcause_report.py
 """
 import json
+import subprocess
 import os
 import time
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from plugin_findings import load_report, run_scnfuzz, scnfuzz_env, track
+from plugin_findings import REPO, load_report, run_scnfuzz, scnfuzz_env, track
 
 from scnfuzz import conform, progress, render_common, render_html, report, runs  # noqa: E402
 
@@ -345,3 +346,21 @@ def test_campaign_tally_reads_only_what_was_added(tmp_path):
         w.write('"}\n')
     tally.update()
     assert tally.lines == 3
+
+
+def test_conformance_of_glibc_and_musl_is_known_root_causes(tmp_path):
+    """The real libcs' conformance failures are a handful of root causes, all
+    known (oracles/known_bugs.tsv): the run passes, and each appears once with
+    the number of cases it explains."""
+    out = tmp_path / "run"
+    p = subprocess.run([str(REPO / "scnfuzz"), "conform", "--target", "glibc", "--target", "musl", "--out", str(out)],
+                       capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    rep = json.loads((out / "report.json").read_text())
+    s = rep["summary"]
+    assert s["new"] == 0 and s["conformance_failures"] == 0 and s["conformance_known"] > 1000, s
+    conf = [f for f in rep["findings"] if f["signature"].startswith("expect.")]
+    sigs = [f["signature"] for f in conf]
+    assert len(sigs) == len(set(sigs)) and 1 <= len(sigs) <= 8, sigs
+    assert sum(f["count"] for f in conf) == s["conformance_known"], (sum(f["count"] for f in conf), s)
+    assert all(f["classification"] in ("known-bug", "known-gap") and f["rule"]["citation"] for f in conf), conf[:1]
