@@ -2,6 +2,7 @@
  *
  *   parse.c    reads one conversion specification into a struct fmt_spec
  *   conv_*.c   one converter per conversion family, writing into a struct sink
+ *              (floating point: conv_float.c and its float_* files)
  *   sink       (this header) owns the bounded buffer and counts every byte
  *   printf.c   the driver: argument fetching (sequential or %n$), dispatch,
  *              dialects, and the two return-value families

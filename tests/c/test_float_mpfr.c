@@ -636,7 +636,7 @@ static void exact_huge(struct tv *t)
     }
 }
 
-/* ---- the truncated digit source (tiny values, conv_float.c trunc_init):
+/* ---- the truncated digit source (tiny values, float_big.c fp_trunc_init):
  * precisions on both sides of where it hands over to the full expansion
  * (1152 digits), exact tiny dyadics (remainder zero: ties and exact ends),
  * values whose expansion ends right at the kept digits, every mode ---- */
@@ -670,7 +670,7 @@ static void trunc_cases(struct tv *t)
     }
 }
 
-/* ---- the long-division source for huge values (conv_float.c huge_src):
+/* ---- the long-division source for huge values (float_big.c fp_huge_src):
  * 5^k * 2^j (remainders exactly zero where 10^x divides the value: ties),
  * LDBL_MAX, DBL_MAX and random huge values, precisions placing the kept
  * digits 14..40 digits above the units and up to the 1152-digit limit ---- */
