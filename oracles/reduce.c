@@ -49,6 +49,33 @@ static void drop_item(struct scn_sections *m, size_t i)
     m->n--;
 }
 
+/* What fails on a long output whatever makes it long (a count past 4096
+ * bytes, a buffer that grows): the whole case as one "%<w>d" of 0, for
+ * widths 2^k + 8 (the width is then halved while it still fails). */
+static int one_wide_spec(struct red *R)
+{
+    for (int k = 8; k <= 16; k++) {
+        begin(R);
+        struct scn_sections *m = &R->cand;
+        m->n = 1;
+        m->tail_len = 0;
+        m->positional = 0;
+        m->it[0] = (struct scn_section){ .is_spec = 1, .width = (1 << k) + 8, .prec = SCN_SPEC_NONE,
+                                         .conv = 'd', .wa = -1, .pa = -1, .va = 0 };
+        m->args[0] = (struct scn_arg){ .type = SCN_ARG_INT };
+        if (m->nargs < 1) m->nargs = 1;
+        if (attempt(R)) return 1;
+    }
+    return 0;
+}
+
+static int is_plain_d(const struct scn_sections *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        if (m->it[i].is_spec) return m->it[i].conv == 'd' && !m->it[i].lenmod[0];
+    return 0;
+}
+
 /* The structure: sizes, then one specification alone, then fewer items. */
 static int pass_structure(struct red *R)
 {
@@ -78,6 +105,8 @@ static int pass_structure(struct red *R)
             if (attempt(R)) return 1;
         }
     }
+    size_t nspec = scn_sections_count(&R->cur);
+    if ((nspec > 1 || (nspec == 1 && !is_plain_d(&R->cur))) && one_wide_spec(R)) return 1;
     if (R->cur.tail_len) {
         begin(R);
         R->cand.tail_len = 0;
