@@ -31,7 +31,7 @@ def main(argv):
             run, _ = anylibc.run_fuzz_libc(args)
         else:
             run = anylibc.run_conform_libc(args)
-        rep = report.build_report(run, minimize=False)
+        rep = report.build_report(run)
     except ScnError as e:
         sys.stderr.write(f"scnfuzz: {e}\n")
         return 2

@@ -19,21 +19,41 @@
  *   --allowances FILE  use this allowances table instead of the embedded one
  *   -q                 no side-by-side outputs, only findings and verdicts
  *
- * Exit status: 0 no finding, 1 findings (invariant, memory-safety or
- * divergence; implementation-defined differences are printed, not counted),
- * 2 usage or input error.
+ * Each case runs in a child process of its own, with a time limit (env
+ * SCN_REPLAY_TIMEOUT, seconds per case, default 30) and dying with its
+ * parent: a case that crashes a target (a signal, exit() or abort() inside
+ * the call, a sanitizer report) or hangs it is one line saying which case,
+ * how it died and the finding, then a finding record (classification
+ * "crash" or "hang", oracle "crash"/"hang", the target found by re-running
+ * each target alone, the case reduced while it still dies the same way),
+ * and the next case runs. The memory limit is the caller's (scnfuzz sets
+ * RLIMIT_AS, or the sanitizer's allocator limits).
+ *
+ * Exit status: 0 no finding, 1 findings (invariant, memory-safety,
+ * divergence, crash or hang; implementation-defined differences are
+ * printed, not counted), 2 usage or input error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "finding.h"
 #include "fuzz_core.h"
+#include "rootcause.h"
 
 static struct fz_config cfg;
 static int quiet;
-static size_t total_findings, total_cases;
+static size_t total_findings, total_cases, total_crashes;
+static double case_timeout = 30; /* env SCN_REPLAY_TIMEOUT */
 
 static void usage(void)
 {
@@ -54,7 +74,247 @@ static const char *verdict_name(int v)
     }
 }
 
-static void run(struct scn_case *c, enum scn_dialect d)
+/* ------------------------------------------------------------ one case in a child */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* How a child running a case ended. */
+struct outcome {
+    int done;      /* it reported its result: the case ran to its end */
+    size_t nf;     /* its bug findings */
+    int status;    /* waitpid status when !done and !hung */
+    int hung;      /* killed at the time limit */
+};
+
+typedef size_t (*child_fn)(void *ctx);
+
+/* Runs fn(ctx) in a child process that dies with this one, within timeout
+ * seconds; quiet: its stdout and stderr go to /dev/null. */
+static void in_child(child_fn fn, void *ctx, double timeout, int quiet_io, struct outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    int p[2];
+    fflush(stdout);
+    fflush(stderr);
+    if (pipe(p)) {
+        perror("scn-replay: pipe");
+        exit(2);
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("scn-replay: fork");
+        exit(2);
+    }
+    if (pid == 0) {
+        close(p[0]);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(3); /* the parent died before prctl */
+        if (quiet_io) {
+            int nul = open("/dev/null", O_WRONLY);
+            if (nul >= 0) {
+                dup2(nul, 1);
+                dup2(nul, 2);
+            }
+        }
+        size_t nf = fn(ctx);
+        fflush(stdout);
+        ssize_t w = write(p[1], &nf, sizeof nf);
+        _exit(w == (ssize_t)sizeof nf ? 0 : 3); /* _exit: no leak check or atexit work per case */
+    }
+    close(p[1]);
+    unsigned char got[sizeof o->nf];
+    size_t ngot = 0;
+    double deadline = now_s() + timeout;
+    for (;;) {
+        pid_t r = waitpid(pid, &o->status, WNOHANG);
+        if (r == pid) break;
+        double left = deadline - now_s();
+        if (left <= 0) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &o->status, 0);
+            o->hung = 1;
+            break;
+        }
+        struct pollfd pf = { p[0], POLLIN, 0 };
+        if (poll(&pf, 1, left > 0.05 ? 50 : (int)(left * 1000) + 1) > 0 && ngot < sizeof got) {
+            ssize_t k = read(p[0], got + ngot, sizeof got - ngot);
+            if (k > 0) ngot += (size_t)k;
+        }
+    }
+    while (ngot < sizeof got) { /* what it wrote before it exited */
+        struct pollfd pf = { p[0], POLLIN, 0 };
+        if (poll(&pf, 1, 0) <= 0) break;
+        ssize_t k = read(p[0], got + ngot, sizeof got - ngot);
+        if (k <= 0) break;
+        ngot += (size_t)k;
+    }
+    close(p[0]);
+    if (!o->hung && ngot == sizeof got && WIFEXITED(o->status) && WEXITSTATUS(o->status) == 0) {
+        memcpy(&o->nf, got, sizeof o->nf);
+        o->done = 1;
+    }
+}
+
+/* "killed by SIGSEGV (Segmentation fault)", "exit(0) called during the case", ... */
+static void describe(const struct outcome *o, double timeout, char *out, size_t cap)
+{
+    if (o->hung)
+        snprintf(out, cap, "no result within %g s (SCN_REPLAY_TIMEOUT)", timeout);
+    else if (WIFSIGNALED(o->status)) {
+        int sig = WTERMSIG(o->status);
+        const char *abbrev = sigabbrev_np(sig);
+        snprintf(out, cap, "killed by SIG%s (%s)", abbrev ? abbrev : "?", strsignal(sig));
+    } else if (WIFEXITED(o->status) && WEXITSTATUS(o->status) == 0)
+        snprintf(out, cap, "exit(0) called during the case");
+    else
+        snprintf(out, cap, "exited with status %d during the case (exit() called, or a sanitizer report on stderr)",
+                 WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1);
+}
+
+/* Whether two outcomes are the same death (signal, or exit status, or hang). */
+static int same_death(const struct outcome *a, const struct outcome *b)
+{
+    if (a->done || b->done) return 0;
+    if (a->hung || b->hung) return a->hung == b->hung;
+    return a->status == b->status;
+}
+
+struct case_job {
+    struct scn_case *c;
+    enum scn_dialect d;
+};
+
+/* The case as scn-replay always ran it: outputs side by side, oracles, differential. */
+static size_t case_body(void *ctx)
+{
+    struct case_job *j = ctx;
+    if (!quiet) fz_print_outputs(&cfg, j->c, j->d);
+    fflush(stdout);
+    size_t nf = fz_run_case(&cfg, j->c, j->d);
+    fflush(stdout);
+    printf("  oracles+differential: %zu finding(s); differential: %s\n", nf, verdict_name(fz_last_diff));
+    return nf;
+}
+
+/* One target alone on a case, as a run calls it: the plain call into a big
+ * buffer (fz_print_outputs), then the per-size oracles. */
+struct alone {
+    const struct scn_target *t;
+    struct scn_case c;
+};
+
+static size_t alone_body(void *ctx)
+{
+    struct alone *a = ctx;
+    /* Default actions for a fault in the plain call: the child dies at once,
+     * with no sanitizer report to symbolise (this is run many times while
+     * reducing). The oracles' own fault catching is put back after. */
+    struct sigaction dfl, old[2];
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGSEGV, &dfl, &old[0]);
+    sigaction(SIGBUS, &dfl, &old[1]);
+    static char buf[1 << 17];
+    scn_case_call(a->t->vsnprintf, &a->c, buf, sizeof buf);
+    sigaction(SIGSEGV, &old[0], NULL);
+    sigaction(SIGBUS, &old[1], NULL);
+    static struct scn_oracle_ctx x;
+    static struct scn_report r;
+    if (scn_oracle_init(&x)) return 0;
+    unsigned flags = (a->t->vscnprintf && !cfg.no_scn ? 0 : SCN_CHECK_NO_SCN) | (cfg.no_repeat ? SCN_CHECK_NO_REPEAT : 0);
+    scn_check_case(&x, a->t, &a->c, flags, &r);
+    return 0;
+}
+
+#define REDUCE_BUDGET 150  /* candidates, each a child process */
+#define REDUCE_SECONDS 20.0
+
+struct crash_still {
+    const struct scn_target *t;
+    struct outcome want;
+    double timeout, deadline;
+};
+
+static int crash_still_pred(struct scn_case *cand, void *vctx)
+{
+    struct crash_still *k = vctx;
+    if (now_s() > k->deadline) return 0; /* out of time: keep what is reduced so far */
+    static struct alone a;
+    a.t = k->t;
+    memcpy(&a.c, cand, sizeof a.c);
+    struct outcome o;
+    in_child(alone_body, &a, k->timeout, 1, &o);
+    return same_death(&o, &k->want);
+}
+
+/* The case died (o): which target, reduced, signed, recorded; one line. */
+static void report_death(struct scn_case *c, enum scn_dialect d, const char *where, const struct outcome *o)
+{
+    static struct alone a;
+    static struct scn_rootcause rc;
+    const struct scn_target *culprit = NULL;
+    struct outcome how = *o, alone_o;
+    for (size_t i = 0; i < cfg.ntargets[d] && !culprit; i++) {
+        a.t = cfg.targets[d][i];
+        memcpy(&a.c, c, sizeof a.c);
+        in_child(alone_body, &a, case_timeout, 1, &alone_o);
+        if (!alone_o.done && alone_o.hung == o->hung) {
+            culprit = a.t;
+            how = alone_o; /* alone, with default signal actions: the real signal */
+        }
+    }
+    memcpy(&rc.reduced, c, sizeof *c);
+    rc.steps = 0;
+    rc.rule = NULL;
+    if (culprit && !o->hung) {
+        struct crash_still k = { culprit, how, case_timeout, now_s() + REDUCE_SECONDS };
+        rc.steps = scn_reduce(&rc.reduced, d, crash_still_pred, &k, REDUCE_BUDGET);
+        rc.rule = scn_rootcause_known(&rc.reduced, d, culprit->name);
+    }
+    const char *oracle = o->hung ? "hang" : "crash";
+    rc.klass = rc.rule ? scn_rule_classification(rc.rule->kind) : oracle;
+    /* not localised to one target: the harness around them (as fz_report_simple names it) */
+    snprintf(rc.targets, sizeof rc.targets, "%s", culprit ? culprit->name : "case-model");
+    scn_rootcause_sign(&rc, oracle, d);
+    char how_s[160], detail[400];
+    describe(&how, case_timeout, how_s, sizeof how_s);
+    snprintf(detail, sizeof detail, "%s %s", culprit ? culprit->name : "the replay of the case", how_s);
+    static struct scn_jbuf extra;
+    extra.n = 0;
+    if (strcmp(where, "argument")) {
+        scn_jbuf_str(&extra, ",\"where\":");
+        scn_jbuf_json(&extra, where, strlen(where));
+    }
+    struct scn_record r = { "replay", "scn-replay", oracle, &rc, c, d, detail, NULL, NULL, 0, -1, NULL, 0,
+                            extra.n ? extra.p : NULL };
+    static char text[SCN_CASE_MAX_FMT * 4 + SCN_CASE_ARENA * 12 + 4096];
+    scn_case_format(c, text, sizeof text);
+    printf("  %s: %s: case %s: %s; finding %s\n", oracle, where, text, detail, rc.signature);
+    size_t n;
+    const char *line = scn_record_json(&r, &n);
+    fwrite(line, 1, n, stdout);
+    fputc('\n', stdout);
+    fflush(stdout);
+    const char *fn = getenv("SCN_FINDINGS");
+    if (fn && *fn) {
+        int fd = open(fn, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0 || scn_record_write(fd, &r)) {
+            fprintf(stderr, "scn-replay: %s: cannot record the finding: %s\n", fn, strerror(errno));
+            exit(2); /* a finding that cannot be recorded must not be lost silently */
+        }
+        close(fd);
+    }
+    total_findings++;
+    total_crashes++;
+}
+
+static void run(struct scn_case *c, enum scn_dialect d, const char *where)
 {
     static char text[SCN_CASE_MAX_FMT * 4 + SCN_CASE_ARENA * 12 + 4096];
     scn_case_format(c, text, sizeof text);
@@ -64,12 +324,11 @@ static void run(struct scn_case *c, enum scn_dialect d)
         printf("  (no target of this dialect)\n");
         return;
     }
-    if (!quiet) fz_print_outputs(&cfg, c, d);
-    fflush(stdout);
-    size_t nf = fz_run_case(&cfg, c, d);
-    fflush(stdout);
-    printf("  oracles+differential: %zu finding(s); differential: %s\n", nf, verdict_name(fz_last_diff));
-    total_findings += nf;
+    struct case_job job = { c, d };
+    struct outcome o;
+    in_child(case_body, &job, case_timeout, 0, &o);
+    if (o.done) total_findings += o.nf;
+    else report_death(c, d, where, &o);
 }
 
 static int replay_text_line(const char *line, size_t len, enum scn_dialect d, const char *where)
@@ -80,7 +339,7 @@ static int replay_text_line(const char *line, size_t len, enum scn_dialect d, co
         fprintf(stderr, "scn-replay: %s: %s\n", where, err);
         return -1;
     }
-    run(&c, d);
+    run(&c, d, where);
     return 0;
 }
 
@@ -159,7 +418,7 @@ static int replay_file(const char *path, int dialect_override)
     static struct scn_case c;
     printf("# %s: %zu fuzzer bytes (fuzzer config %s)\n", path, n, cfg.name);
     enum scn_dialect d = fz_decode(&cfg, buf, n, &c, dialect_override);
-    run(&c, d);
+    run(&c, d, path);
     return 0;
 }
 
@@ -170,6 +429,9 @@ int main(int argc, char **argv)
     int dialect = -1;
     const char *fuzzer = NULL, *allow = NULL;
     int first_input = argc;
+    /* line by line: what a case printed before it crashed its child is not lost
+     * in the child's buffer (set before any output, so it takes effect) */
+    setvbuf(stdout, NULL, _IOLBF, 0);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--target") && i + 1 < argc) {
             if (ntargets >= SCN_DIFF_MAX_TARGETS) usage();
@@ -194,6 +456,15 @@ int main(int argc, char **argv)
         }
     }
     if (first_input == argc) usage();
+    const char *tmo = getenv("SCN_REPLAY_TIMEOUT");
+    if (tmo && *tmo) {
+        char *end;
+        case_timeout = strtod(tmo, &end);
+        if (*end || !(case_timeout > 0 && case_timeout <= 86400)) {
+            fprintf(stderr, "scn-replay: SCN_REPLAY_TIMEOUT=%s: not a number of seconds in (0, 86400]\n", tmo);
+            return 2;
+        }
+    }
     if (allow) {
         char err[300];
         if (scn_allowances_load_file(allow, err, sizeof err) < 0) {
@@ -245,7 +516,9 @@ int main(int argc, char **argv)
             bad_input = 1;
         }
     }
-    printf("# %zu case(s), %zu finding(s)\n", total_cases, total_findings);
+    printf("# %zu case(s), %zu finding(s)", total_cases, total_findings);
+    if (total_crashes) printf(" (%zu crash(es) or hang(s))", total_crashes);
+    printf("\n");
     if (bad_input) return 2;
     return total_findings ? 1 : 0;
 }

@@ -16,10 +16,10 @@ import os
 import pathlib
 import re
 import shlex
-import subprocess
+import shutil
 import time
 
-from . import build, casetext
+from . import build, casetext, children
 from .errors import SetupError, UsageError
 from .progress import Progress
 from .runs import Run, utc_iso
@@ -31,18 +31,30 @@ CASE_SRC = ROOT / "harness" / "case" / "case.c"
 CHUNK = 400          # cases per executor batch
 TIMEOUT_CASE = 10    # seconds per request inside the executor (SIGALRM)
 UNSUPPORTED_FRAC = 0.9
+COMPILE_TIMEOUT = 600  # seconds per compiler run
 
 
-def _run(cmd, **kw):
-    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+def _run(cmd, timeout=COMPILE_TIMEOUT, **kw):
+    """A compiler (or dpkg-query) run: dies with scnfuzz, bounded in time; no
+    memory limit (compilers are not the code under test)."""
+    try:
+        return children.run(cmd, capture_output=True, text=True, timeout=timeout, mem=False, **kw)
+    except children.Timeout:
+        raise SetupError(f"`{' '.join(map(str, cmd))[:200]}` did not end within {timeout} s") from None
 
 
 def build_executor(cc, name=None, outdir=None):
     """Builds scn-exec with the compiler driver `cc` (a command line).
     Returns (path, info dict). Raises SetupError with the compiler's message."""
-    argv = shlex.split(cc)
+    try:
+        argv = shlex.split(cc)
+    except ValueError as e:
+        raise UsageError(f"--libc-cc {cc!r}: {e}") from None
     if not argv:
         raise UsageError("--libc-cc: empty compiler driver")
+    if not shutil.which(argv[0]):
+        raise SetupError(f"--libc-cc {cc!r}: no such compiler driver '{argv[0]}' (not found in PATH; "
+                         f"e.g. \"musl-gcc\", \"diet gcc\", klcc)")
     drv = os.path.basename(argv[0])
     name = name or {"musl-gcc": "musl", "diet": "dietlibc", "klcc": "klibc", "gcc": "glibc", "cc": "glibc",
                     "clang": "glibc", "clang-14": "glibc"}.get(drv) or re.sub(r"[^A-Za-z0-9_.-]", "-", drv)
@@ -90,8 +102,8 @@ def _libc_version(argv):
     pkg = {"musl-gcc": "musl-dev", "diet": "dietlibc-dev", "klcc": "libklibc-dev"}.get(drv)
     if not pkg and drv.startswith(("gcc", "clang", "cc")):
         pkg = "libc6-dev"
-    if pkg:
-        p = _run(["dpkg-query", "-W", "-f=${Version}", pkg])
+    if pkg and shutil.which("dpkg-query"):
+        p = _run(["dpkg-query", "-W", "-f=${Version}", pkg], timeout=60)
         if p.returncode == 0 and p.stdout.strip():
             return f"{pkg} {p.stdout.strip()}"
     return "driver " + " ".join(argv)
@@ -114,11 +126,11 @@ def _answers(text):
 
 def _exec_batch(exe, batch, env, timeout):
     data = "".join("*" + c + "\n" for c in batch)
-    try:
-        p = subprocess.run([str(exe)], input=data.encode(), capture_output=True, env=env,
-                           timeout=timeout * 3 + 30)
+    try:  # the executor dies with scnfuzz, under the memory limit (children.py)
+        p = children.run([str(exe)], input=data.encode(), capture_output=True, env=env,
+                         timeout=timeout * 3 + 30)
         out, rc, err = p.stdout, p.returncode, p.stderr
-    except subprocess.TimeoutExpired as e:
+    except children.Timeout as e:
         out, rc, err = e.stdout or b"", -9, b""
     ans, _ = _answers(out.decode("utf-8", "replace"))
     tail = [ln for ln in err.decode("utf-8", "replace").splitlines() if ln.strip()][-1:]
@@ -539,10 +551,10 @@ def run_fuzz_libc(args):
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:handle_segv=0")
     interrupted = False
     try:
-        p = subprocess.run([str(tool), str(exe), str(t), str(getattr(args, "seed", 1) or 1), tname],
-                           capture_output=True, text=True, timeout=t + 120, env=env)
+        p = children.run([str(tool), str(exe), str(t), str(getattr(args, "seed", 1) or 1), tname],
+                         capture_output=True, text=True, timeout=t + 120, env=env)
         out = p.stdout
-    except subprocess.TimeoutExpired as e:
+    except children.Timeout as e:
         out = (e.stdout or b"").decode("utf-8", "replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         interrupted = True
     stats = {}

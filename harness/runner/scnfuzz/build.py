@@ -10,10 +10,11 @@ stale tool is built with `cmake --build build/P --target T` (progress on stderr)
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import sys
 
-from . import fuzzers
+from . import children, fuzzers
 from .errors import SetupError
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -46,7 +47,10 @@ def _run_progress(cmd, what, log):
     announced = False
     with open(log, "ab") as lf:
         lf.write(("$ " + " ".join(cmd) + "\n").encode())
-        p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        # the build dies with scnfuzz (no compiler left running after a Ctrl-C or a kill);
+        # no memory or time limit: a build is not the code under test
+        p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             preexec_fn=children.preexec(mem=0, sig=signal.SIGTERM))
         last_shown = -1
         for raw in p.stdout:
             lf.write(raw)

@@ -3,9 +3,11 @@ AFL++) fuzzers of build/fuzz, in campaign mode (SCN_FUZZ_CONTINUE=1: each
 signature recorded once, the run goes on), every finding appended to the run's
 findings.jsonl by the fuzzers themselves (SCN_FINDINGS)."""
 import hashlib
+import math
 import os
 import pathlib
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -13,7 +15,7 @@ import sys
 import threading
 import time
 
-from . import build, fuzzers
+from . import build, children, fuzzers
 from .errors import SetupError, UsageError
 from .progress import Progress
 from .runs import FindingTally, Run, utc_iso
@@ -54,14 +56,14 @@ def choose_fuzzer(args):
     return "fuzz_kernel_diff" if args.dialect == "kernel" else "fuzz_iso_diff"
 
 
-def _die_with_parent():
-    """In the child: SIGTERM when scnfuzz dies (even by SIGKILL), so no fuzzer
-    outlives its campaign."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except Exception:
-        pass
+# libFuzzer's own limits (-rss_limit_mb, -timeout) bound a worker's memory and
+# each input's time; the parent-death signal is SIGTERM, on which it ends cleanly
+_die_with_parent = children.preexec(mem=0, sig=signal.SIGTERM)
+
+# The C side's set-up errors (a broken allowances or known-bugs table, a
+# finding it cannot write, no memory for the guard pages) are one line
+# "scnfuzz: ..." on stderr and exit 2, which libFuzzer turns into a crash.
+SETUP_LINE_RE = re.compile(r"^scnfuzz: (.+)$", re.M)
 
 
 def libfuzzer_options(fuzzer):
@@ -116,6 +118,7 @@ class Job:
         self.imported = 0        # AFL++ corpus_imported: the same, from the other instances' queues
         self.inited_units = None  # libFuzzer INITED line: corpus units kept at start-up
         self.restarts = 0
+        self.faults = []         # incarnations killed from outside (kill -9, the OOM killer): not findings
         self.proc = None
         self.log = open(run.path / "fuzz" / f"{fuzzer}-{idx}.log", "ab")
         self.thread = None
@@ -141,6 +144,7 @@ class Job:
         self.started = time.monotonic()
         self.log.write((" ".join(cmd) + "\n").encode())
         self.log.flush()
+        self.log_start = self.log.tell()  # this incarnation's output starts here
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL if engine != "afl" else self.log,
                                      stderr=subprocess.PIPE, env=env, start_new_session=True,
                                      preexec_fn=_die_with_parent)
@@ -205,9 +209,21 @@ class Job:
     def total_execs(self):
         return self.execs_done + self.execs
 
+    def setup_error(self):
+        """The C side's set-up error line in this incarnation's output, or None."""
+        try:
+            with open(self.log.name, "rb") as f:
+                f.seek(self.log_start)
+                txt = f.read().decode("utf-8", "replace")
+        except (OSError, AttributeError):
+            return None
+        m = SETUP_LINE_RE.findall(txt)
+        return m[-1].strip() if m else None
+
     def summary(self, engine):
         out = {"worker": self.idx, "executions": self.total_execs, "restarts": self.restarts,
-               "exit_codes": self.exit_codes, "log": f"fuzz/{self.fuzzer}-{self.idx}.log"}
+               "exit_codes": self.exit_codes, "log": f"fuzz/{self.fuzzer}-{self.idx}.log",
+               "seed": self.seed, "faults": self.faults}
         if engine == "afl":
             out["imported"] = self.imported
         else:
@@ -260,9 +276,9 @@ def _replay_case(artifact, replay_cfg):
     """The case (text form) a raw fuzzer input decodes to, through scn-replay; "" if unknown."""
     try:
         rp = build.tool("scn-replay")
-        p = subprocess.run([str(rp), "-q", "--fuzzer", replay_cfg, str(artifact)], capture_output=True,
-                           timeout=20)
-    except (SetupError, subprocess.TimeoutExpired, OSError):
+        p = children.run([str(rp), "-q", "--fuzzer", replay_cfg, str(artifact)], capture_output=True,
+                         timeout=60, env=dict(os.environ, SCN_REPLAY_TIMEOUT="10"))
+    except (SetupError, children.Timeout, OSError):
         return ""
     for line in p.stdout.decode("utf-8", "replace").splitlines():
         if line.startswith("case "):
@@ -286,17 +302,54 @@ def _on_signal(signum, frame):
     _stop["sig"] = signum
 
 
+MAX_TIME_S = 2**31 - 1   # libFuzzer's -max_total_time and AFL++'s -V are C ints
+MAX_JOBS = 256
+
+
+def check_time(t):
+    """--time: finite, positive, and within what the fuzzers take (a C int of
+    seconds: 4294967297 would silently become 1)."""
+    if not isinstance(t, (int, float)) or not math.isfinite(t) or t <= 0 or t > MAX_TIME_S:
+        raise UsageError(f"--time {t}: must be a finite number of seconds in (0, {MAX_TIME_S}]")
+    return float(t)
+
+
+def check_planted(name):
+    if name not in fuzzers.PLANTED:
+        raise UsageError(f"--planted {name}: no such planted bug (one of {', '.join(fuzzers.PLANTED)}; "
+                         f"harness/fuzz/planted.c)")
+    return name
+
+
+def check_tables():
+    """A replaced allowances or known-bugs table (env SCN_ALLOWANCES /
+    SCN_KNOWN_BUGS) is checked once before the fuzzers start (scn-replay
+    loads it as they do): a broken one is a set-up error naming its file and
+    line (exit 2), not every worker dying as a "crash"."""
+    if not any(os.environ.get(v) for v in ("SCN_ALLOWANCES", "SCN_KNOWN_BUGS")):
+        return
+    rp = build.tool("scn-replay")
+    try:
+        p = children.run([str(rp), "-q", '""'], capture_output=True, timeout=120)
+    except children.Timeout:
+        raise SetupError("checking the allowances / known-bugs tables: scn-replay gave no answer in 120 s") from None
+    if p.returncode == 2:
+        err = [l for l in p.stderr.decode("utf-8", "replace").splitlines() if l.strip()]
+        msg = err[-1] if err else "scn-replay exited 2"
+        raise SetupError(msg if msg.startswith("scnfuzz: ") else f"checking the tables: {msg}")
+
+
 def run_fuzz(args):
-    if args.time <= 0:
-        raise UsageError("--time must be a positive number of seconds")
-    if args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
+    check_time(args.time)
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise UsageError(f"--jobs must be between 1 and {MAX_JOBS}")
     fuzzer = choose_fuzzer(args)
     planted = args.planted
+    if planted is not None:
+        check_planted(planted)
     if fuzzer == "fuzz_planted" and not planted:
-        raise UsageError("fuzz_planted needs --planted NAME (ret-would-be, ret-size, nul-at-0, no-nul-exact, "
-                         "overrun-1, float-round, round-prec17, alt-octal-zero, exp-carry, hh-trunc, "
-                         "miscount-4096, none)")
+        raise UsageError(f"fuzz_planted needs --planted NAME ({', '.join(fuzzers.PLANTED)})")
+    check_tables()
     old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         return _run(args, fuzzer, planted)
@@ -424,8 +477,30 @@ def _run(args, fuzzer, planted):
     afl_in = _afl_input(run, fuzzer, corpus) if engine == "afl" else None
     t0 = time.monotonic()
     deadline = t0 + args.time
-    jobs = [Job(i, fuzzer, path, run, corpus, args, env, seed=1000 + 7919 * i + int(time.time()) % 100000)
-            for i in range(args.jobs)]
+    # seeds from the system's randomness: two runs started in the same second (or
+    # on one --out) never fuzz the same sequence; each worker's is in run.json
+    base_seed = secrets.randbelow(2**31 - 8000 * (args.jobs + 21)) + 1
+    jobs = [Job(i, fuzzer, path, run, corpus, args, env, seed=base_seed + 7919 * i) for i in range(args.jobs)]
+    try:
+        return _campaign(args, run, pidx, jobs, engine, fuzzer, corpus, resumed, replay_cfg, afl_in, prog, t0,
+                         deadline)
+    except BaseException:
+        # a set-up error, a full disk, Ctrl-C twice: no worker outlives the campaign
+        for j in jobs:
+            if j.proc and j.proc.poll() is None:
+                children.kill_group(j.proc)
+        for j in jobs:
+            if j.proc:
+                j.proc.wait()
+            j.log.close()
+        try:
+            run.update_part(pidx, status="error", finished=utc_iso())
+        except Exception:
+            pass  # (the disk may be full): run.json keeps its last whole version
+        raise
+
+
+def _campaign(args, run, pidx, jobs, engine, fuzzer, corpus, resumed, replay_cfg, afl_in, prog, t0, deadline):
     before = set((run.path / "artifacts").glob("*")) if (run.path / "artifacts").exists() else set()
     for j in jobs:
         j.start(args.time, engine, afl_in)
@@ -468,23 +543,31 @@ def _run(args, fuzzer, planted):
                 rc = j.finish(engine)
                 j._reaped = True
                 new_art = set((run.path / "artifacts").glob("*")) - before
-                if rc != 0 and not interrupted and not new_art and now - j.started < 5 and j.execs_done == 0:
+                ours = interrupted or kill_at is not None  # we stopped it
+                setup = j.setup_error() if rc != 0 and not ours else None
+                if setup:  # the C side's set-up error: exit 2 with its line, not a "crash"
+                    run.update_part(pidx, duration_s=round(now - t0, 3))
+                    raise SetupError(f"{setup} (worker {j.idx} of {fuzzer}; log: {j.log.name})")
+                if rc > 0 and not ours and not new_art and now - j.started < 5 and j.execs_done == 0:
                     # died at start-up: a set-up problem, not a finding
-                    for k in jobs:
-                        if k.proc and k.proc.poll() is None:
-                            try:
-                                os.killpg(k.proc.pid, signal.SIGKILL)
-                            except OSError:
-                                pass
-                    for k in jobs:
-                        k.log.close()
-                    run.update_part(pidx, status="error", duration_s=round(now - t0, 3), finished=utc_iso())
+                    run.update_part(pidx, duration_s=round(now - t0, 3))
                     raise SetupError(f"{fuzzer} failed at start-up (exit {rc}): {_last_error(j)} "
                                      f"(log: {j.log.name})")
-                if rc not in (0,) and not interrupted and now < deadline - 1:
+                killed = rc < 0 and not new_art and not ours
+                if killed:
+                    # killed from outside (kill -9, the OOM killer): a fault of the run, not a
+                    # finding on the code under test; logged in run.json and restarted
+                    j.faults.append({"at_s": round(now - t0, 1), "status": children.describe_status(rc),
+                                     "executions": j.total_execs})
+                    sys.stderr.write(f"\nscnfuzz: worker {j.idx} of {fuzzer} {children.describe_status(rc)}: "
+                                     f"not a finding (logged in run.json); "
+                                     f"{'restarting it' if deadline - now > 3 else 'too late to restart it'}\n")
+                    run.update_part(pidx, workers=[k.summary(engine) for k in jobs])
+                if rc != 0 and not ours and now < deadline - 1:
                     run.fold_worker_findings()
-                    for fnd in _crash_finding(run, j, rc, before, replay_cfg):
-                        run.append_finding(fnd)
+                    if not killed:
+                        for fnd in _crash_finding(run, j, rc, before, replay_cfg):
+                            run.append_finding(fnd)
                     before = set((run.path / "artifacts").glob("*"))
                     if j.restarts < 20 and deadline - now > 3:
                         j.restarts += 1
@@ -525,6 +608,7 @@ def _run(args, fuzzer, planted):
     run.update_part(pidx, status="interrupted" if interrupted else "done", executions=execs,
                     duration_s=round(dur, 3), coverage=max(j.cov for j in jobs),
                     restarts=sum(j.restarts for j in jobs), finished=utc_iso(),
+                    faults=sum(len(j.faults) for j in jobs),
                     exit_codes=[j.exit_codes for j in jobs], corpus_units=units_end,
                     workers=[j.summary(engine) for j in jobs])
     return run, interrupted

@@ -35,10 +35,20 @@ def unquote(tok):
                 i = j + 1
             else:
                 raise CaseSyntaxError(f"bad escape at {i}")
-        else:
-            out += ch.encode("latin-1")
+        elif " " <= ch <= "~":
+            out.append(ord(ch))
             i += 1
+        else:  # as the C parser: a case is printable ASCII, any other byte is written \xNN
+            raise CaseSyntaxError(_unescaped(ch))
     return bytes(out)
+
+
+def _unescaped(ch):
+    o = ord(ch)
+    raw = bytes([o - 0xDC00]) if 0xDC80 <= o <= 0xDCFF else ch.encode("utf-8", "surrogatepass")
+    esc = "".join("\\x%02x" % b for b in raw)
+    what = f"byte 0x{raw[0]:02x}" if 0xDC80 <= o <= 0xDCFF else f"character U+{o:04X}"
+    return f"the {what} must be escaped as \"{esc}\" (a case is printable ASCII; docs/CASE_FORMAT.md)"
 
 
 def quote(b):
@@ -92,6 +102,9 @@ class Case:
 
     @classmethod
     def parse(cls, text):
+        bad = re.search(r"[^ -~]", text.strip())
+        if bad:
+            raise CaseSyntaxError(f"col {bad.start() + 1}: {_unescaped(bad.group())}")
         toks = tokenize(text.strip())
         if not toks or not toks[0].startswith('"'):
             raise CaseSyntaxError("col 1: expected the quoted format")

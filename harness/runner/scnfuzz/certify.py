@@ -226,8 +226,9 @@ def _stop(p):
 
 def run_driver(exe, name, argv, wd, opts, timeout):
     """Runs one phase. The protocol is a pipe of its own (the driver's --fd),
-    read whole line by line with no length limit; what the function prints
-    goes to NAME.stdout / NAME.stderr, sanitizer reports to sanitizer-NAME.<pid>."""
+    read whole line by line with no length limit (kept as NAME.protocol);
+    what the function prints goes to NAME.stdout / NAME.stderr, sanitizer
+    reports to sanitizer-NAME.<pid>."""
     ph = Phase(name)
     ph.stdout, ph.stderr = wd / f"{name}.stdout", wd / f"{name}.stderr"
     sanlog = wd / f"sanitizer-{name}"
@@ -247,6 +248,7 @@ def run_driver(exe, name, argv, wd, opts, timeout):
     sel = selectors.DefaultSelector()
     sel.register(r, selectors.EVENT_READ)
     gone_at = None
+    raw_log = open(wd / f"{name}.protocol", "wb")
     try:
         while True:
             now = time.monotonic()
@@ -263,14 +265,22 @@ def run_driver(exe, name, argv, wd, opts, timeout):
             if not chunk:
                 break
             buf += chunk
+            raw_log.write(chunk)
             if b"\n" in chunk:
                 *whole, buf = buf.split(b"\n")
                 for raw in whole:
                     _take(ph, raw)
+    except BaseException:  # interrupted: the driver and its workers go too
+        _stop(p)
+        raise
     finally:
+        raw_log.close()
         sel.close()
         os.close(r)
-        if p.poll() is None:
+        try:  # the pipe closes as the driver exits: give it the rest of its time
+            p.wait(max(5.0, t0 + timeout - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            ph.killed = True
             _stop(p)
         ph.rc = p.wait()
     if buf:
@@ -299,7 +309,7 @@ def _take(ph, raw):
 def _tail(path, n=300):
     try:
         t = path.read_bytes().decode("utf-8", "replace").strip()
-    except OSError:
+    except (OSError, AttributeError):
         return ""
     return t[-n:]
 
@@ -385,7 +395,7 @@ def _dialect_hint(args, dialect, cats, claimed):
     expects: say so, and name --dialect iso."""
     if dialect != "kernel" or not cats:
         return None
-    bad = [c for c, v in cats.items() if v["verdict"] != "conforms"]
+    bad = [c for c, v in cats.items() if v["verdict"] not in ("conforms", "inherits")]
     exp = [r for r in claimed if r["status"] == "fail" and str(r.get("oracle", "")).startswith("expect.")]
     iso = [r for r in exp if r.get("iso_matches")]
     if 2 * len(bad) < len(cats) or not exp or 2 * len(iso) < len(exp):
@@ -569,6 +579,7 @@ def certify(args):
         "limits": {"call_limit_s": args.call_limit, "call_limit_per_mb_s": 1.0, "memory_limit_mb": 512,
                    "fault_budget_s": args.fault_budget, "phase_limit_s": args.phase_limit},
         "captured_output": _captured(phases),
+        "sanitizer_logs": sorted(str(p) for p in wd.glob("sanitizer-*")),
         "phases": {
             "conform": phase_info(conf) | {"results": len(results), "claimed": len(claimed), "failing": len(fails),
                                            "inherited": sum(1 for r in claimed if r.get("status") == "known")},

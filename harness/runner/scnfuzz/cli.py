@@ -1,13 +1,17 @@
 """The scnfuzz command line. Exit status: 0 no bug root cause (or none new
 relative to --baseline), 1 a (new) bug root cause, 2 usage or set-up error
-(one line on stderr)."""
+(one line on stderr), 3 internal error (a bug of scnfuzz: one line, and
+SCNFUZZ_DEBUG=1 shows the traceback), 130 interrupted. No traceback reaches
+the user: main() turns every exception into one of these."""
 import argparse
+import math
 import os
 import subprocess
 import sys
+import traceback
 
-from . import build, casetext, fuzzers
-from .errors import ScnError, UsageError
+from . import build, casetext, children, fuzzers
+from .errors import InternalError, ScnError, SetupError, UsageError
 
 DESCRIPTION = """scnfuzz: conformance + differential fuzzing of snprintf/vsnprintf and
 Linux-style scnprintf/vscnprintf. Builds what it needs through the CMake presets
@@ -15,12 +19,43 @@ Linux-style scnprintf/vscnprintf. Builds what it needs through the CMake presets
 (reports/latest points at the last one); see reports/README.md."""
 
 EPILOG = """exit status: 0 no bug root cause beyond the allowances and known bugs
-(with --baseline: none new), 1 a (new) bug root cause, 2 usage or set-up error."""
+(with --baseline: none new), 1 a (new) bug root cause, 2 usage or set-up error,
+3 internal error (a bug of scnfuzz)."""
 
 
 class Parser(argparse.ArgumentParser):
     def error(self, message):
         raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+
+
+def seconds(text):
+    """--time: a finite number of seconds in (0, 2**31-1] (the fuzzers take a C
+    int: a larger one would silently wrap)."""
+    from .campaign import MAX_TIME_S
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid float value: {text!r}") from None
+    if not math.isfinite(v) or v <= 0 or v > MAX_TIME_S:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be a finite number of seconds in (0, {MAX_TIME_S}]")
+    return v
+
+
+def jobs(text):
+    from .campaign import MAX_JOBS
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 1 <= v <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(f"{text!r}: --jobs must be between 1 and {MAX_JOBS}")
+    return v
+
+
+def planted(text):
+    if text not in fuzzers.PLANTED:
+        raise argparse.ArgumentTypeError(f"{text!r}: no such planted bug (one of {', '.join(fuzzers.PLANTED)})")
+    return text
 
 
 def _add_out(p):
@@ -67,17 +102,16 @@ def make_parser():
     g.add_argument("--targets", metavar="A,B,..",
                    help="targets to compare: ref,glibc,musl (ISO, default) or ref-kernel,kernel; "
                         "ref alone: the reference vs the oracles")
-    g.add_argument("--planted", metavar="BUG", help="fuzz a planted bug beside the reference "
-                   "(ret-would-be, ret-size, nul-at-0, no-nul-exact, overrun-1, float-round, "
-                        "round-prec17, alt-octal-zero, exp-carry, hh-trunc, miscount-4096, none)")
+    g.add_argument("--planted", metavar="BUG", type=planted, help="fuzz a planted bug beside the reference "
+                   f"({', '.join(fuzzers.PLANTED)}: harness/fuzz/planted.c)")
     g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz ("
                    f"{', '.join(fuzzers.NAMES)}: harness/fuzz/fuzzers.tsv)")
     g.add_argument("--libc-cc", metavar="DRIVER", help="fuzz an executor built with this libc's "
                    "compiler driver against the reference")
     p.add_argument("--name", help="the --libc-cc target's name (default: from the driver)")
     p.add_argument("--dialect", choices=["iso", "kernel"], help="kernel: compare ref-kernel and kernel")
-    p.add_argument("--time", type=float, default=60.0, metavar="S", help="seconds (default 60)")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="parallel fuzzer processes (default 1)")
+    p.add_argument("--time", type=seconds, default=60.0, metavar="S", help="seconds (default 60)")
+    p.add_argument("--jobs", type=jobs, default=1, metavar="N", help="parallel fuzzer processes (default 1)")
     p.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
     p.add_argument("--corpus", metavar="DIR", help="the campaign corpus: where the workers share and keep "
                    "their units (default: build/fuzz/campaign-corpus/<fuzzer>, kept between campaigns, "
@@ -154,6 +188,23 @@ def cmd_fuzz(args):
 KERNEL = {"ref-kernel", "kernel"}
 
 
+REPLAY_CASE_S = 30  # scn-replay's time limit per case (SCN_REPLAY_TIMEOUT), default
+
+
+def _cases_in(path):
+    """How many cases scn-replay will run from a file (case or finding lines,
+    or one raw fuzzer input), for its time limit; as scn-replay, the first
+    MiB only."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 20)
+    except OSError as e:
+        raise UsageError(f"{path}: {e.strerror}") from None
+    if data[:1] not in (b'"', b"#", b"{"):
+        return 1
+    return sum(1 for l in data.split(b"\n") if l.strip() and not l.startswith(b"#"))
+
+
 def cmd_replay(args):
     text = args.case
     if text.startswith('"'):
@@ -162,9 +213,12 @@ def cmd_replay(args):
         except casetext.CaseSyntaxError as e:
             raise UsageError(f"malformed case: {e}; the form is '\"FORMAT\" TYPE:VALUE ... [@SIZES]' "
                              f"(docs/CASE_FORMAT.md)") from None
+        ncases = 1
     elif not os.path.isfile(text):
         raise UsageError(f"{text!r} is neither a case (it must start with '\"', see docs/CASE_FORMAT.md) "
                          f"nor a file")
+    else:
+        ncases = _cases_in(text)
     replay = build.tool("scn-replay")
     cmd = [str(replay)]
     dialect = args.dialect
@@ -177,14 +231,38 @@ def cmd_replay(args):
     if args.fuzzer:
         cmd += ["--fuzzer", args.fuzzer]
     cmd.append(text)
+    env = dict(os.environ)
+    env.setdefault("SCN_REPLAY_TIMEOUT", str(REPLAY_CASE_S))
+    try:
+        per_case = float(env["SCN_REPLAY_TIMEOUT"])
+    except ValueError:
+        per_case = REPLAY_CASE_S  # (scn-replay refuses it with a one-line error)
+    # a backstop only: scn-replay bounds each case itself; a dying case costs a run
+    # of each target alone and a reduction of at most 20 s
+    timeout = 60 + ncases * (8 * per_case + 30)
     sys.stdout.flush()
-    p = subprocess.run(cmd, stdout=sys.stdout, stderr=subprocess.PIPE)
-    err = p.stderr.decode("utf-8", "replace").strip()
+    p = children.popen(cmd, env=env, stdout=sys.stdout, stderr=subprocess.PIPE)
+    try:
+        _, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        children.kill_group(p)
+        p.communicate()
+        raise SetupError(f"replay: scn-replay did not end within {timeout:g} s for {ncases} case(s) "
+                         f"(SCN_REPLAY_TIMEOUT={per_case:g} s per case); killed") from None
+    except BaseException:
+        children.kill_group(p)
+        p.wait()
+        raise
+    err = err.decode("utf-8", "replace").strip()
     if p.returncode == 2:
         last = err.splitlines()[-1] if err else "scn-replay: usage error"
         raise UsageError(last.replace("usage: scn-replay", "usage: scnfuzz replay"))
     if err:
         sys.stderr.write(err + "\n")
+    if p.returncode not in (0, 1):
+        # each case runs in a child of scn-replay: scn-replay itself dying is not a finding
+        raise InternalError(f"scn-replay {children.describe_status(p.returncode)} outside a case "
+                            f"(the cases that crash are findings; this is not)")
     return p.returncode
 
 
@@ -198,27 +276,64 @@ def cmd_corpus(args):
     return corpus.main(args)
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+def _main(argv):
     if argv[:1] == ["certify"]:  # its own parser (many options of its own)
         from . import certify
         return certify.main(argv[1:])
     parser = make_parser()
+    args = parser.parse_args(argv)
+    if not args.cmd:
+        parser.print_help(sys.stderr)
+        return 2
+    return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
+            "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus}[args.cmd](args)
+
+
+def _say(msg):
+    msg = " ".join(str(msg).split("\n"))
+    if not msg.startswith("scnfuzz"):
+        msg = "scnfuzz: " + msg
     try:
-        args = parser.parse_args(argv)
-        if not args.cmd:
-            parser.print_help(sys.stderr)
-            return 2
-        return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
-                "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus}[args.cmd](args)
-    except ScnError as e:
-        msg = str(e).replace("\n", " ")
-        if not msg.startswith("scnfuzz"):
-            msg = "scnfuzz: " + msg
         sys.stderr.write(msg + "\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+
+
+def main(argv=None):
+    """Every way a command ends is an exit status and at most one line:
+    usage and set-up errors (ScnError, and the OSErrors of the system: a full
+    disk, a missing file, no permission) 2, internal errors 3."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        return _main(argv)
+    except ScnError as e:
+        _say(e)
         return 2
     except KeyboardInterrupt:
-        sys.stderr.write("scnfuzz: interrupted\n")
+        _say("interrupted")
         return 130
     except BrokenPipeError:
-        return 1
+        # the reader of our output went away (| head): quietly, as a shell pipeline would
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except OSError:
+            pass
+        return 141
+    except MemoryError:
+        _say("out of memory (raise the limit, or give a smaller --time / corpus)")
+        return 2
+    except OSError as e:
+        name = f"{e.filename}: " if e.filename else ""
+        _say(f"{name}{e.strerror or e} (a set-up problem: disk space, permissions, a missing file)")
+        return 2
+    except InternalError as e:
+        _say(f"internal error: {e}; please report it with the command line")
+        return 3
+    except Exception as e:  # a bug of scnfuzz: one line, the traceback on request
+        if os.environ.get("SCNFUZZ_DEBUG"):
+            traceback.print_exc()
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        _say(f"internal error: {type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno}); "
+             f"this is a bug of scnfuzz: rerun with SCNFUZZ_DEBUG=1 for the traceback and report it")
+        return 3

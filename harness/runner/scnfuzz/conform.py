@@ -1,15 +1,22 @@
 """`scnfuzz conform`: the conformance suite (corpus/*.tsv) through scn-conform.
 Its result lines go to conform.jsonl (the matrix); the finding records it
 writes go to findings.jsonl as they are."""
+import collections
 import json
 import pathlib
 import subprocess
+import threading
 import time
 
-from . import build, targets as tg
-from .errors import SetupError, UsageError
+from . import build, children, targets as tg
+from .errors import SetupError, UsageError, write_error
 from .progress import Progress
 from .runs import Run, utc_iso
+
+# scn-conform prints a result line per (case, target) as it goes; one that
+# prints nothing for this long is stuck on a case (killed, exit 2, the last
+# result named), so the suite's time is bounded by its size
+STALL_S = 300
 
 
 def corpus_files(given=None):
@@ -82,49 +89,56 @@ def run_conform(args):
     cmd += [_rel(p) for p in files]
     prog = Progress(f"conform ({', '.join(t['name'] for t in sel)})")
     t0 = time.monotonic()
-    counts = {"pass": 0, "fail": 0, "error": 0}
-    known = 0  # failures a known-bug, known-gap or allowance rule explains
-    summary = None
-    err_tail = []
-    with open(run.path / results_name, "w", encoding="utf-8") as out:
-        p = subprocess.Popen(cmd, cwd=build.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        for raw in p.stdout:
-            line = raw.decode("utf-8", "replace").strip()
-            if not line:
-                continue
-            out.write(line + "\n")
-            if '"status":"pass"' in line and '"summary"' not in line and '"finding"' not in line:
-                counts["pass"] += 1
-                n = sum(counts.values())
-                prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error ({known} known)",
-                            frac=n / total if total else None)
-                continue
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
-            if "summary" in r:
-                summary = r["summary"]
-                continue
-            rec = finding_record(r)
-            if rec is not None:
-                run.append_finding(rec)
-            if "status" not in r:
-                continue
-            st = r["status"]
-            counts[st] = counts.get(st, 0) + 1
-            if st in ("fail", "error") and r.get("rule_kind"):
-                known += 1
-            n = sum(counts.values())
-            prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error ({known} known)",
-                        frac=n / total if total else None)
-        err_tail = p.stderr.read().decode("utf-8", "replace").strip().splitlines()[-3:]
-        rc = p.wait()
+    st = {"counts": {"pass": 0, "fail": 0, "error": 0}, "known": 0, "summary": None, "last": None,
+          "t": time.monotonic(), "stalled": False}
+    results_path = run.path / results_name
+    p = children.popen(cmd, cwd=build.ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    err_tail = collections.deque(maxlen=3)
+    # stderr drained as it comes (a full pipe would block scn-conform)
+    err_reader = threading.Thread(target=lambda: err_tail.extend(
+        l for l in (r.decode("utf-8", "replace").strip() for r in p.stderr) if l), daemon=True)
+    err_reader.start()
+    done = threading.Event()
+
+    def watchdog():
+        while not done.wait(min(5, STALL_S)):
+            if time.monotonic() - st["t"] > STALL_S:
+                st["stalled"] = True
+                children.kill_group(p)
+                return
+    threading.Thread(target=watchdog, daemon=True).start()
+    try:
+        with open(results_path, "w", encoding="utf-8") as out:
+            _read_results(p, out, run, st, prog, total)
+    except OSError as e:  # the results file (a full disk): findings.jsonl is kept whole
+        children.kill_group(p)
+        p.wait()
+        run.update_part(pidx, status="error")
+        raise write_error(results_path, e) from None
+    except BaseException:
+        children.kill_group(p)
+        p.wait()
+        raise
+    finally:
+        done.set()
+    rc = p.wait()
+    err_reader.join(timeout=5)
+    counts, known, summary = st["counts"], st["known"], st["summary"]
+    if st["stalled"]:
+        prog.done("stalled")
+        run.update_part(pidx, status="error", exit=rc)
+        try:
+            last = json.loads(st["last"] or "{}")
+        except ValueError:
+            last = {}
+        raise SetupError(f"conformance run stalled: scn-conform printed nothing for {STALL_S} s after "
+                         f"{sum(counts.values())} of {total} results (the last: {last.get('case')} on "
+                         f"{last.get('target')}, {last.get('file')}:{last.get('line')}); killed")
     if rc == 2 or summary is None:
         prog.done("failed")
         run.update_part(pidx, status="error", exit=rc)
-        msg = err_tail[-1] if err_tail else f"scn-conform exited {rc}"
-        raise SetupError(f"conformance run failed: {msg}")
+        msg = err_tail[-1] if err_tail else f"scn-conform {children.describe_status(rc)}"
+        raise SetupError(msg if msg.startswith("scnfuzz: ") else f"conformance run failed: {msg}")
     prog.done(f"{sum(counts.values())} results: {counts['pass']} pass, {counts['fail']} fail, "
               f"{counts['error']} error ({known} explained by a rule) in {time.monotonic() - t0:.1f}s")
     run.update_part(pidx, status="done", exit=rc, cases_run=summary.get("cases", 0),
@@ -132,3 +146,44 @@ def run_conform(args):
                     skipped=summary.get("skipped", 0), duration_s=round(time.monotonic() - t0, 3),
                     finished=utc_iso())
     return run
+
+
+def _read_results(p, out, run, st, prog, total):
+    """scn-conform's lines into the results file, its finding records into
+    findings.jsonl, the counts and the last result into st."""
+    counts = st["counts"]
+    for raw in p.stdout:
+        st["t"] = time.monotonic()
+        line = raw.decode("utf-8", "replace").strip()
+        if not line:
+            continue
+        out.write(line + "\n")
+        if '"status":"pass"' in line and '"summary"' not in line and '"finding"' not in line:
+            counts["pass"] += 1
+            n = sum(counts.values())
+            prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error ({st['known']} known)",
+                        frac=n / total if total else None)
+            st["last"] = line  # parsed only if it is needed (a stall)
+            continue
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(r, dict):
+            continue
+        if "summary" in r:
+            st["summary"] = r["summary"] if isinstance(r["summary"], dict) else {}
+            continue
+        rec = finding_record(r)
+        if rec is not None:
+            run.append_finding(rec)
+        if "status" not in r:
+            continue
+        st["last"] = line
+        s = r["status"]
+        counts[s] = counts.get(s, 0) + 1
+        if s in ("fail", "error") and r.get("rule_kind"):
+            st["known"] += 1
+        n = sum(counts.values())
+        prog.update(f"{n}/{total} results, {counts['fail']} fail, {counts['error']} error ({st['known']} known)",
+                    frac=n / total if total else None)

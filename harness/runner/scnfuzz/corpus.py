@@ -85,7 +85,9 @@ def _run_logged(cmd, env, what):
     with open(LOG, "ab") as log:
         log.write(("$ " + " ".join(map(str, cmd)) + "\n").encode())
         log.flush()
-        p = subprocess.run([str(c) for c in cmd], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=build.ROOT)
+        # dies with scnfuzz; libFuzzer's -rss_limit_mb and -timeout bound it (children.py)
+        p = subprocess.run([str(c) for c in cmd], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=build.ROOT,
+                           preexec_fn=children.preexec(mem=0, sig=signal.SIGTERM))
     if p.returncode != 0:
         raise SetupError(f"{what} failed (exit {p.returncode}; log: {shown_path(LOG)})")
 

@@ -1,4 +1,6 @@
-"""Errors that end the command with exit status 2 and one line on stderr."""
+"""Errors that end the command with one line on stderr: exit 2 for usage or
+set-up errors (what the user can fix), 3 for an internal error (a bug in
+scnfuzz). Exit 1 is kept for findings."""
 
 
 class ScnError(Exception):
@@ -11,3 +13,15 @@ class UsageError(ScnError):
 
 class SetupError(ScnError):
     pass
+
+
+class InternalError(Exception):
+    """A bug of scnfuzz itself (not of the printf under test): one line, exit 3."""
+
+
+def write_error(path, err, kept=""):
+    """The set-up error for a failed write (disk full, read-only, quota): what
+    failed, and that what was written before is intact."""
+    why = getattr(err, "strerror", None) or str(err)
+    return SetupError(f"cannot write {path}: {why}; what was written before is intact{kept}"
+                      f" (free some space, then `./scnfuzz report DIR` rebuilds the report)")

@@ -24,3 +24,17 @@ NAMES = tuple(ALL)
 TARGETS = {f.name: (f.targets, f.dialect) for f in ALL.values()}
 # fuzzer -> the scn-replay --fuzzer configuration that decodes its inputs
 REPLAY_CONFIG = {f.name: f.config for f in ALL.values()}
+
+
+def _planted_names(path=ROOT / "harness" / "fuzz" / "planted.c"):
+    """The planted bugs, as harness/fuzz/planted.c lists them (fz_planted_names):
+    the C list is the one the fuzzers read SCN_PLANTED against."""
+    import re
+    try:
+        m = re.search(r"fz_planted_names\[\]\s*=\s*\{(.*?)\}", path.read_text(), re.S)
+    except OSError:
+        m = None
+    return tuple(re.findall(r'"([^"]+)"', m.group(1))) if m else ()
+
+
+PLANTED = _planted_names()

@@ -2,9 +2,29 @@
 one per bug root cause. Known bugs and gaps and allowed differences are
 properties, not test cases: the number of test cases does not change when only
 they do."""
+import re
 import xml.etree.ElementTree as ET
 
 from .report_matrix import cell_failed
+
+# characters XML 1.0 cannot carry at all, not even escaped (control bytes, surrogates,
+# U+FFFE/U+FFFF): a corpus category or a case may hold them
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_safe(text):
+    """text with each character XML cannot carry written \\xNN / \\uNNNN."""
+    if not text or not _NOT_XML.search(text):
+        return text
+    return _NOT_XML.sub(lambda m: "\\x%02x" % ord(m.group()) if ord(m.group()) < 0x100
+                        else "\\u%04x" % ord(m.group()), text)
+
+
+def _make_valid(root):
+    for el in root.iter():
+        el.text, el.tail = _xml_safe(el.text), _xml_safe(el.tail)
+        for k, v in list(el.attrib.items()):
+            el.set(k, _xml_safe(v))
 
 
 def _stamp(iso):
@@ -84,4 +104,5 @@ def write_junit(rep, path):
     suites.set("tests", str(sum(int(k.get("tests")) for k in kids)))
     suites.set("failures", str(sum(int(k.get("failures")) for k in kids)))
     suites.set("time", f"{sum(p.get('duration_s', 0) or 0 for p in rep['parts']):.3f}")
+    _make_valid(suites)
     ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)

@@ -5,15 +5,16 @@ cause (signature); see report_model.py."""
 import json
 import os
 import pathlib
+import sys
 
 from . import report_matrix, report_model
-from .errors import UsageError
+from .errors import UsageError, write_error
 from .junit import write_junit
 from .progress import slow_step
 from .render_common import verdict_text
 from .render_html import render_html
 from .render_md import render_md
-from .runs import Run, utc_iso
+from .runs import Run, lock_run_dir, read_fold_state, utc_iso, write_atomic
 
 SCHEMA_VERSION = 2
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "report_schema.json")
@@ -38,17 +39,26 @@ def check_baseline(path):
 
 
 def _write(path, text):
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    write_atomic(path, text)  # the old report stays whole if the disk is full
 
 
 def build_report(run, baseline=None):
     """Writes report.json/.md/.html and junit.xml into the run directory and
     returns report.json's content. baseline: an earlier run directory."""
     parts = run.meta.get("parts", [])
+    skipped = report_model.Skipped()
     with slow_step(f"reading {_count_lines(run.findings_path):,} finding lines"):
-        groups, nraw = report_model.group_records(report_model.iter_records(run.findings_path))
+        groups, nraw = report_model.group_records(report_model.iter_records(run.findings_path, skipped))
+    # complete lines of the workers' own files that were not JSON objects (never folded in)
+    worker_skipped = read_fold_state(run.path).get("skipped")
+    worker_skipped = sum(v for v in worker_skipped.values() if isinstance(v, int)) \
+        if isinstance(worker_skipped, dict) else 0
+    if skipped or worker_skipped:
+        where = f" (line {', '.join(map(str, skipped.lines))}{', ...' if skipped.count > len(skipped.lines) else ''})" \
+            if skipped else ""
+        sys.stderr.write(f"scnfuzz: warning: {skipped.count + worker_skipped} finding line(s) skipped: torn by a "
+                         f"killed writer, or not a finding record: {skipped.count} in "
+                         f"{run.findings_path}{where}, {worker_skipped} in the workers' files (fuzz/)\n")
     items = report_model.root_causes(groups, run.meta.get("planted"))
     with slow_step("reading the conformance results"):
         matrix = report_matrix.matrix(run)
@@ -71,7 +81,7 @@ def build_report(run, baseline=None):
         "duration_s": round(sum(p.get("duration_s", 0) or 0 for p in parts), 3),
         "parts": report_matrix.parts(run),
         "matrix": matrix,
-        "summary": report_model.summarize(items, matrix, nraw, base),
+        "summary": report_model.summarize(items, matrix, nraw, base, skipped.count + worker_skipped),
         "findings": items,
     }
     if base is not None:
@@ -83,14 +93,24 @@ def build_report(run, baseline=None):
     with slow_step("writing report.html"):
         _write(run.path / "report.html", render_html(rep))
     with slow_step("writing junit.xml"):
-        write_junit(rep, run.path / ".junit.xml.tmp")
-        os.replace(run.path / ".junit.xml.tmp", run.path / "junit.xml")
+        tmp = run.path / f".junit.xml.{os.getpid()}.tmp"
+        try:
+            write_junit(rep, tmp)
+            os.replace(tmp, run.path / "junit.xml")
+        except OSError as e:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+            raise write_error(run.path / "junit.xml", e) from None
     return rep
 
 
 def report_command(args):
     check_baseline(args.baseline)
     run = Run.open(args.dir)
+    # a live run writes its own report when it ends; two writers would mix the files
+    lock_run_dir(run.path, "its report is written when it ends (stop it with Ctrl-C or SIGTERM for it now)")
     run.fold_worker_findings()  # what a killed campaign's fuzzers wrote after its last fold
     rep = build_report(run, baseline=args.baseline)
     print_summary(rep, run.path)

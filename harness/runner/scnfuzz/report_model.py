@@ -25,24 +25,86 @@ def finding_id(sig):
     return "F-" + hashlib.sha1(sig.encode()).hexdigest()[:10]
 
 
-def iter_records(path):
+class Skipped:
+    """Lines of a findings.jsonl that are not a finding record: torn (a killed
+    writer), not JSON, or with a field of the wrong type. Counted and
+    reported (summary.skipped_lines), never silently dropped."""
+
+    def __init__(self):
+        self.count, self.lines = 0, []
+
+    def add(self, lineno):
+        self.count += 1
+        if len(self.lines) < 5:
+            self.lines.append(lineno)
+
+    def __bool__(self):
+        return self.count > 0
+
+
+# fields that, when present, must be a string (or null): the report renders them as text
+_STR_FIELDS = ("oracle", "classification", "signature", "shape", "case", "original_case", "dialect", "detail",
+               "source", "program", "target", "family", "category", "kind", "where", "citation", "artifact",
+               "fuzzer")
+_INT_FIELDS = ("worker", "size", "execs")
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def record_problem(rec):
+    """Why a JSON object is not a usable finding record (docs/FINDINGS.md),
+    or None. Only the types the report relies on are checked: records of
+    older versions, with fewer fields, are still read."""
+    if not isinstance(rec, dict):
+        return "not an object"
+    if not isinstance(rec.get("oracle"), str) or not rec["oracle"]:
+        return "no oracle"
+    for k in _STR_FIELDS:
+        if rec.get(k) is not None and not isinstance(rec[k], str):
+            return f"{k} is not a string"
+    for k in _INT_FIELDS:
+        if rec.get(k) is not None and not _is_int(rec[k]):
+            return f"{k} is not an integer"
+    t = rec.get("targets")
+    if t is not None and not isinstance(t, str) and not (isinstance(t, list) and all(isinstance(x, str) for x in t)):
+        return "targets is not a list of names"
+    r = rec.get("rule")
+    if r is not None and not isinstance(r, dict):
+        return "rule is not an object"
+    o = rec.get("outputs")
+    if o is not None:
+        if not isinstance(o, dict):
+            return "outputs is not an object"
+        for v in o.values():
+            if not isinstance(v, dict) or (v.get("ret") is not None and not _is_int(v["ret"])) or \
+                    (v.get("bytes") is not None and not isinstance(v["bytes"], str)):
+                return "an output is not {ret, bytes}"
+    return None
+
+
+def iter_records(path, skipped=None):
     """The finding records of a findings.jsonl, in order; a torn line (a killed
-    writer) or anything not an object is skipped."""
+    writer), a line that is not a JSON object or a record with a field of the
+    wrong type is skipped, and counted in skipped (a Skipped) when given."""
     try:
         f = open(path, "rb")
     except FileNotFoundError:
         return
     with f:
-        for raw in f:
+        for lineno, raw in enumerate(f, 1):
             raw = raw.strip()
-            if not raw.startswith(b"{"):
+            if not raw:
                 continue
             try:
                 rec = json.loads(raw)
-            except ValueError:
-                continue
-            if isinstance(rec, dict):
+            except (ValueError, RecursionError):
+                rec = None
+            if record_problem(rec) is None:
                 yield rec
+            elif skipped is not None:
+                skipped.add(lineno)
 
 
 def signature_of(rec):
@@ -55,8 +117,6 @@ def group_records(records):
     groups, nraw = collections.OrderedDict(), 0
     for rec in records:
         nraw += 1
-        if "oracle" not in rec:
-            continue
         g = groups.get(signature_of(rec))
         if g is None:
             g = groups[signature_of(rec)] = {"first": rec, "count": 0, "workers": set()}
@@ -155,8 +215,7 @@ def load_baseline(path):
     if (d / "findings.jsonl").is_file():
         out = {}
         for rec in iter_records(d / "findings.jsonl"):
-            if "oracle" in rec:
-                out.setdefault(signature_of(rec), str(rec.get("classification") or "unknown"))
+            out.setdefault(signature_of(rec), str(rec.get("classification") or "unknown"))
         return out
     try:
         rep = json.loads((d / "report.json").read_text())
@@ -181,7 +240,7 @@ def compare(items, old, path):
 
 # ------------------------------------------------------------------ summary
 
-def summarize(items, matrix, nraw, baseline=None):
+def summarize(items, matrix, nraw, baseline=None, skipped=0):
     """The summary; the verdict fails on a bug root cause that is new (every
     one without a baseline) and, without a baseline, on conformance failures
     that no rule explains and no record names."""
@@ -195,5 +254,5 @@ def summarize(items, matrix, nraw, baseline=None):
     return {"root_causes": len(items), "bugs": len(bugs), "new": len(new),
             "known_bugs": count["known-bug"], "known_gaps": count["known-gap"],
             "implementation_defined": count["implementation-defined"], "raw_findings": nraw,
-            "conformance_failures": conf_fail, "conformance_known": conf_known,
+            "conformance_failures": conf_fail, "conformance_known": conf_known, "skipped_lines": skipped,
             "verdict": "fail" if fail else "pass"}

@@ -1,7 +1,16 @@
 """A run directory: reports/<UTC timestamp>-<kind>/ (or --out DIR), its metadata
 (run.json), the raw findings (findings.jsonl, appended and flushed line by
-line) and the reports/latest symlink."""
+line) and the reports/latest symlink.
+
+A run owns its directory: it holds an exclusive lock (flock on DIR/.lock)
+from creation to exit, so a second scnfuzz on the same --out is refused, not
+interleaved with the first. Writes keep what was written intact: run.json
+and the reports are replaced atomically (a temporary file renamed), and a
+line appended to findings.jsonl is there whole or not at all (a failed
+append is cut back), so a full disk never tears a line."""
 import datetime
+import errno
+import fcntl
 import json
 import os
 import pathlib
@@ -10,7 +19,7 @@ import sys
 import time
 
 from .build import ROOT
-from .errors import UsageError
+from .errors import UsageError, write_error
 
 REPORTS = ROOT / "reports"
 RUN_SCHEMA = 1
@@ -37,27 +46,45 @@ class Run:
             m = re.match(r"^[0-9]{8}T[0-9]{6}Z-([A-Za-z0-9_.-]+)$", path.name)
             if m:
                 kind = m.group(1)
+            if path.exists() and not path.is_dir():
+                raise UsageError(f"--out {out}: exists and is not a directory")
+            try:
+                path.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise UsageError(f"cannot create the run directory {path}: {e.strerror}") from None
         else:
-            stamp = utc_stamp()
-            path = REPORTS / f"{stamp}-{kind}"
-            n = 1
-            while path.exists():
-                n += 1
-                path = REPORTS / f"{stamp}-{kind}-{n}"
-        if path.exists() and not path.is_dir():
-            raise UsageError(f"--out {out}: exists and is not a directory")
-        try:
-            path.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            raise UsageError(f"cannot create the run directory {path}: {e.strerror}") from None
+            path = cls._new_default_dir(kind)
+        lock = lock_run_dir(path)
         if (path / "run.json").is_file():
             run = cls.open(path)
         else:
             run = cls(path, {"run_schema": RUN_SCHEMA, "kind": kind, "started": utc_iso(),
                              "command": ["./scnfuzz"] + sys.argv[1:], "parts": []})
+        run.lock_fd = lock
         run.save()
         run.point_latest()
         return run
+
+    @staticmethod
+    def _new_default_dir(kind):
+        """reports/<stamp>-<kind>, or -2, -3, ...: created with mkdir, which
+        fails when the name exists, so two runs started in the same second
+        never pick the same directory."""
+        stamp = utc_stamp()
+        try:
+            REPORTS.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise UsageError(f"cannot create {REPORTS}: {e.strerror}") from None
+        for n in range(1, 10000):
+            path = REPORTS / (f"{stamp}-{kind}" if n == 1 else f"{stamp}-{kind}-{n}")
+            try:
+                path.mkdir()
+                return path
+            except FileExistsError:
+                continue
+            except OSError as e:
+                raise UsageError(f"cannot create the run directory {path}: {e.strerror}") from None
+        raise UsageError(f"cannot create a run directory in {REPORTS}: too many named {stamp}-{kind}")
 
     @classmethod
     def open(cls, path):
@@ -74,9 +101,7 @@ class Run:
         return cls(path, meta)
 
     def save(self):
-        tmp = self.path / ".run.json.tmp"
-        tmp.write_text(json.dumps(self.meta, indent=1) + "\n")
-        os.replace(tmp, self.path / "run.json")
+        write_atomic(self.path / "run.json", json.dumps(self.meta, indent=1) + "\n")
 
     def point_latest(self):
         """reports/latest -> this run, when the run lives in reports/."""
@@ -112,9 +137,7 @@ class Run:
         return self.path / "findings.jsonl"
 
     def append_finding(self, obj):
-        with open(self.findings_path, "a", encoding="utf-8") as f:
-            f.write(json.dumps(obj, sort_keys=False) + "\n")
-            f.flush()
+        append_whole(self.findings_path, json.dumps(obj, sort_keys=False) + "\n")
 
     def fold_worker_findings(self):
         """Appends to findings.jsonl the complete lines that the fuzzer processes
@@ -126,11 +149,8 @@ class Run:
         if not files:
             return 0
         state_p = d / "folded.json"
-        try:
-            state = json.loads(state_p.read_text())
-        except (OSError, ValueError):
-            state = {}
-        old, out = dict(state), []
+        state = read_fold_state(self.path)
+        old, out = json.loads(json.dumps(state)), []
         for fp in files:
             off = state.get(fp.name, 0)
             try:
@@ -144,25 +164,122 @@ class Run:
             if end < 0 or len(stem) != 2 or not stem[1].isdigit():
                 continue
             worker = int(stem[1])
+            bad = 0
             for raw in data[:end].splitlines():
                 try:
                     obj = json.loads(raw.decode("utf-8", "replace"))
                 except ValueError:
-                    continue
+                    obj = None
                 if isinstance(obj, dict):
                     obj["worker"] = worker
                     out.append(json.dumps(obj, sort_keys=False) + "\n")
+                elif raw.strip():
+                    bad += 1
+            if bad:  # counted, and reported by the report (summary.skipped_lines)
+                skipped = state.setdefault("skipped", {})
+                skipped[fp.name] = skipped.get(fp.name, 0) + bad
             state[fp.name] = off + end + 1
-        if not out and all(state.get(fp.name, 0) == old.get(fp.name, 0) for fp in files):
+        if not out and state == old:
             return 0
-        if out:
-            with open(self.findings_path, "a", encoding="utf-8") as f:
-                f.write("".join(out))
-                f.flush()
-        tmp = d / ".folded.json.tmp"
-        tmp.write_text(json.dumps(state) + "\n")
-        os.replace(tmp, state_p)
+        if out:  # whole lines or none; the offsets move only once they are in
+            append_whole(self.findings_path, "".join(out))
+        write_atomic(state_p, json.dumps(state) + "\n")
         return len(out)
+
+
+def read_fold_state(run_path):
+    """fuzz/folded.json: the offsets folded so far per worker file, and
+    "skipped": {file: complete lines that were not a JSON object}."""
+    try:
+        state = json.loads((pathlib.Path(run_path) / "fuzz" / "folded.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def lock_run_dir(path, hint="wait for it to end or choose another --out"):
+    """The exclusive lock of a run directory (flock on DIR/.lock, held until
+    this process exits, released by the kernel even on SIGKILL; not inherited
+    by the children, the file is close-on-exec). A second process is refused:
+    two runs writing one directory would mix their findings and files."""
+    lp = pathlib.Path(path) / ".lock"
+    try:
+        fd = os.open(lp, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise UsageError(f"cannot lock the run directory {path}: {e.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as e:
+        try:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+        except OSError:
+            holder = "?"
+        os.close(fd)
+        if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+            raise UsageError(f"{path}: another scnfuzz (pid {holder}) is writing this run directory; "
+                             f"{hint}") from None
+        raise UsageError(f"cannot lock the run directory {path}: {e.strerror}") from None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass  # the pid is only for the message of a refused second run
+    _HELD_LOCKS.append(fd)
+    return fd
+
+
+_HELD_LOCKS = []  # open for the life of the process: closing one would release its lock
+
+
+def write_atomic(path, text):
+    """path replaced by text whole (a temporary file renamed over it): on a
+    write error the old content stays, and the error says so (exit 2)."""
+    path = pathlib.Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise write_error(path, e) from None
+
+
+def append_whole(path, text):
+    """Appends whole lines, or nothing: on a write error (disk full) the file
+    is cut back to where it was, so no torn line is left, and the error says
+    what was kept (exit 2). One writer per file: the lock of the run."""
+    data = text.encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError as e:
+        raise write_error(path, e) from None
+    try:
+        start = os.lseek(fd, 0, os.SEEK_END)
+        off = 0
+        while off < len(data):
+            off += os.write(fd, data[off:])
+    except OSError as e:
+        try:
+            os.ftruncate(fd, start)
+        except OSError:
+            pass
+        raise write_error(path, e, f" ({_count_lines(path)} line(s))") from None
+    finally:
+        os.close(fd)
+
+
+def _count_lines(path):
+    try:
+        with open(path, "rb") as f:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
+    except OSError:
+        return 0
 
 
 class FindingTally:
@@ -198,19 +315,24 @@ class FindingTally:
         self.off += end + 1
 
 
-def read_jsonl(path):
-    """Objects of a JSON-lines file; a torn last line (killed writer) is skipped."""
+def read_jsonl(path, skipped=None):
+    """Objects of a JSON-lines file; a torn line (a killed writer) or one that
+    is not an object is skipped, and counted in skipped[0] when given."""
     out = []
     try:
         with open(path, "rb") as f:
             for raw in f:
                 raw = raw.strip()
-                if not raw.startswith(b"{"):
+                if not raw:
                     continue
                 try:
-                    out.append(json.loads(raw.decode("utf-8", "replace")))
+                    obj = json.loads(raw.decode("utf-8", "replace"))
                 except ValueError:
-                    continue
+                    obj = None
+                if isinstance(obj, dict):
+                    out.append(obj)
+                elif skipped is not None:
+                    skipped[0] += 1
     except FileNotFoundError:
         pass
     return out

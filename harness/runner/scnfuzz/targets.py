@@ -2,9 +2,8 @@
 (name, dialect, version, native or wrapped scnprintf family, where), and the
 executor programs of the build."""
 import pathlib
-import subprocess
 
-from . import build
+from . import build, children
 from .errors import SetupError, UsageError
 
 _EXECUTORS = {"scn-musl-exec": ("musl-exec", "iso", "the installed musl (musl-dev libc.a), own process")}
@@ -12,7 +11,10 @@ _EXECUTORS = {"scn-musl-exec": ("musl-exec", "iso", "the installed musl (musl-de
 
 def list_targets(conform=None):
     conform = conform or build.tool("scn-conform")
-    p = subprocess.run([str(conform), "--list-targets"], capture_output=True, text=True)
+    try:
+        p = children.run([str(conform), "--list-targets"], capture_output=True, text=True, timeout=120)
+    except children.Timeout:
+        raise SetupError(f"`{conform} --list-targets` gave no answer in 120 s") from None
     if p.returncode != 0:
         raise SetupError(f"`{conform} --list-targets` failed: {p.stderr.strip()[:200]}")
     out = []
@@ -32,11 +34,11 @@ def executors():
             found = build._locate(bdir, prog)
             if found:
                 try:  # protocol 1: "scn-exec 1 <name> <version>" on start, exit at stdin EOF
-                    banner = subprocess.run([str(found)], input=b"", capture_output=True, timeout=10).stdout
+                    banner = children.run([str(found)], input=b"", capture_output=True, timeout=10).stdout
                     f = banner.decode("utf-8", "replace").splitlines()[0].split(" ", 3)
                     if f[0] == "scn-exec" and len(f) == 4:
                         desc = f"{f[2]} {f[3]}" if not f[3].startswith(f[2]) else f[3]
-                except (OSError, subprocess.TimeoutExpired, IndexError):
+                except (OSError, SetupError, children.Timeout, IndexError):
                     pass
                 where = found.relative_to(build.ROOT) if build.ROOT in found.parents else found
                 res.append({"name": name, "dialect": dialect, "version": desc, "scnprintf": "wrapped",
