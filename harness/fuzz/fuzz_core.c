@@ -22,7 +22,7 @@
  * A quarantine of 8 MiB instead of 256: glibc's printf mallocs and frees
  * scratch buffers (positional arguments, long float expansions) several
  * times per execution, and with the default every one of them was fresh
- * memory (cache misses, page faults): +35% executions/s in fuzz_iso_diff.
+ * memory (cache misses, page faults); bench/results/ has the measurement.
  * The malloc-ing code (glibc) is not instrumented, so the quarantine could
  * only catch a use after free in our own code, which hardly allocates.
  * (ASAN_OPTIONS in the environment still overrides both.) */
