@@ -8,7 +8,7 @@ whole corpus with --allow-as glibc, listing the known bugs and gaps it
 inherits; eight implementations with one classic mistake each are not, with
 the right oracle named; hostile ones (exit, abort, hangs, a sleep per call, a
 fork left running, debug output on stdout, a read past the format, a result
-line longer than 64 KB) are refused within --time + 60 s with the case named,
+line longer than 64 KB, 2 GB touched) are refused within --time + 60 s with the case named,
 while glibc's own vsnprintf on the same categories is certified; a build
 error exits 2 with the compiler's message; the HTML certificate renders in
 headless Chromium.
@@ -39,6 +39,20 @@ GLIBC_OK = ("char,error,flags,int,length.h,length.hh,length.j,length.l,length.ll
             "n,percent,precision,ptr,str,trunc,width")
 # the categories of the hostile vendored printfs (%o for those that break on it)
 HOSTILE_CATS = "int.d,int.o,str"
+
+
+def check_records(out):
+    """Every finding of the run is the one record (docs/FINDINGS.md), written
+    by the driver (source "certify"); returns them."""
+    import jsonschema
+    schema = json.loads((REPO / "oracles" / "finding.schema.json").read_text())
+    path = out / "findings.jsonl"
+    recs = [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.is_file() else []
+    for rec in recs:
+        errors = list(jsonschema.Draft7Validator(schema).iter_errors(rec))
+        assert not errors, f"{errors[0].message} in {json.dumps(rec)[:400]}"
+        assert rec["source"] == "certify" and rec["program"] == "scn-certify"
+    return recs
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -97,6 +111,7 @@ def test_correct_scnprintf_is_certified(good):
     # the runner's report of the same run
     rep = json.loads((out / "report.json").read_text())
     assert rep["summary"]["verdict"] == "pass"
+    check_records(out)
 
 
 def test_claim_restricts_the_verdict_and_allow_as_inherits_known_gaps(tmp_path):
@@ -157,6 +172,7 @@ def test_buggy_implementation_not_certified(bug, tmp_path):
     assert named, cert["reasons"]
     md = (tmp_path / "certificate.md").read_text()
     assert "NOT CERTIFIED" in md and named[0] in md
+    assert any(r["oracle"] in oracles for r in check_records(tmp_path))
     if oracles <= {"overrun", "size0-untouched"}:
         assert cert["memory_safety"]["verdict"] == "violated"
     if not oracles & {"expect.output"}:
@@ -221,6 +237,9 @@ HOSTILE = {
     "read-64-bytes-past-the-format": ("hostile_read_past", HOSTILE_CATS, [], "read-past-input",
                                       ["64 byte(s) past the terminating NUL of the format", 'on "']),
     "failure-line-over-64KB": ("hostile_clamp", "kernel.clamp", [], "expect.output", ['"%.*d" int:40000 int:1']),
+    # a 10 s call limit: touching 512 MB page by page can take over 1 s, which is a hang first
+    "touch-2GB-on-%o": ("hostile_memory", HOSTILE_CATS, ["--fault-budget", "10", "--call-limit", "10"],
+                        "memory-limit", ["past the case's limit of 512 MB", '"%o"']),
 }
 
 
@@ -252,6 +271,8 @@ def test_hostile_printf_not_certified_in_bounded_time(name, tmp_path):
     assert any(all(s in r for s in says) for r in cert["reasons"]), (says, cert["reasons"])
     assert "NOT CERTIFIED" in (tmp_path / "certificate.md").read_text()
     assert not _processes_under(tmp_path), "a process of the run is still alive"
+    recs = check_records(tmp_path)
+    assert any(r["oracle"] == oracle for r in recs)
     if name == "debug-output-on-stdout":
         assert "debug: vsnprintf(" in cert["captured_output"]["conform"]["stdout"]["head"]
         assert "debug: vsnprintf(" in (tmp_path / "certificate.md").read_text()
@@ -264,7 +285,7 @@ def test_hostile_printf_not_certified_in_bounded_time(name, tmp_path):
         assert max(len(x) for x in lines) > 65536
         assert cert["phases"]["conform"]["complete"] and cert["phases"]["conform"]["results"] == 5
         assert cert["categories"]["kernel.clamp"] == "deviates"
-    if name in ("hang-at-size-1", "sleep-5s-per-call", "fork-a-sleeping-child"):
+    if name in ("hang-at-size-1", "sleep-5s-per-call", "fork-a-sleeping-child", "touch-2GB-on-%o"):
         # every case is fatal: the phases stop when the fault budget is spent, and say so
         assert any("fault budget" in r for r in cert["reasons"]), cert["reasons"]
 
@@ -292,6 +313,8 @@ def test_correct_vscnprintf_over_glibc_certified_on_the_whole_corpus(tmp_path):
     assert cert["phases"]["conform"]["inherited"] == sum(r["cases"] for r in rules if r["example"]) or \
         cert["phases"]["conform"]["inherited"] > 0
     assert any(v == "inherits" for v in cert["categories"].values())
+    known = [r for r in check_records(tmp_path) if r["classification"] in ("known-bug", "known-gap")]
+    assert {r["rule"]["id"] for r in known} >= {r["id"] for r in rules}
 
 
 def test_one_byte_overrun_at_one_size_is_refused_with_the_reduced_case(tmp_path):

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from . import anylibc, build
+from . import anylibc, build, children
 from .errors import ScnError, SetupError, UsageError
 from .runs import Run, utc_iso
 
@@ -240,8 +240,10 @@ def run_driver(exe, name, argv, wd, opts, timeout):
     try:
         # readable too: the driver quotes what the function wrote in its finding
         with open(ph.stdout, "w+b") as out, open(ph.stderr, "w+b") as err:
-            p = subprocess.Popen(cmd, cwd=wd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(w,),
-                                 env=env, start_new_session=True)
+            # dies with us (SIGTERM: it kills its worker first); its memory
+            # limits are its own, per case (a sanitizer build cannot take RLIMIT_AS)
+            p = children.popen(cmd, cwd=wd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(w,),
+                               env=env, mem=False, sig=signal.SIGTERM)
     finally:
         os.close(w)
     buf = b""
