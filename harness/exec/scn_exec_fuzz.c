@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +70,16 @@ static void start_child(void)
         dup2(in[0], 0);
         dup2(out[1], 1);
         close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+        /* the executor dies with this campaign, and runs under the memory limit
+         * scnfuzz gives its children (env SCN_CHILD_MEM_MB, default 1024 MiB;
+         * this process is ASan-built and cannot carry RLIMIT_AS itself) */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const char *mem = getenv("SCN_CHILD_MEM_MB");
+        unsigned long mb = mem && *mem ? strtoul(mem, NULL, 10) : 1024;
+        if (mb) {
+            struct rlimit rl = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
+            setrlimit(RLIMIT_AS, &rl);
+        }
         setenv("SCN_EXEC_TIMEOUT", "5", 1);
         execl(exe_path, exe_path, (char *)NULL);
         _exit(127);

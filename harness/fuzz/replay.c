@@ -161,17 +161,38 @@ static void in_child(child_fn fn, void *ctx, double timeout, int quiet_io, struc
     }
 }
 
-/* "killed by SIGSEGV (Segmentation fault)", "exit(0) called during the case", ... */
+/* (sigabbrev_np is glibc 2.32+; scn-replay builds with older libcs too) */
+static const char *signal_name(int sig)
+{
+    static char other[32];
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGABRT: return "SIGABRT";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGSYS: return "SIGSYS";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGALRM: return "SIGALRM";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    default: snprintf(other, sizeof other, "signal %d", sig); return other;
+    }
+}
+
+/* How a child died, after a target's name: "killed by SIGSEGV (Segmentation fault)", ... */
 static void describe(const struct outcome *o, double timeout, char *out, size_t cap)
 {
     if (o->hung)
-        snprintf(out, cap, "no result within %g s (SCN_REPLAY_TIMEOUT)", timeout);
+        snprintf(out, cap, "gave no result within %g s (SCN_REPLAY_TIMEOUT)", timeout);
     else if (WIFSIGNALED(o->status)) {
         int sig = WTERMSIG(o->status);
-        const char *abbrev = sigabbrev_np(sig);
-        snprintf(out, cap, "killed by SIG%s (%s)", abbrev ? abbrev : "?", strsignal(sig));
+        snprintf(out, cap, "killed by %s (%s)", signal_name(sig), strsignal(sig));
     } else if (WIFEXITED(o->status) && WEXITSTATUS(o->status) == 0)
-        snprintf(out, cap, "exit(0) called during the case");
+        snprintf(out, cap, "called exit(0) during the case");
     else
         snprintf(out, cap, "exited with status %d during the case (exit() called, or a sanitizer report on stderr)",
                  WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1);

@@ -538,6 +538,8 @@ def build_fuzz_tool():
 
 def run_fuzz_libc(args):
     """`scnfuzz fuzz --libc-cc DRIVER [--name N] [--time S] [--out DIR]` -> (Run, interrupted)."""
+    from .campaign import check_tables
+    check_tables()  # scn-exec-fuzz reads the tables: a broken one is exit 2 here, not a crash
     exe, info = build_executor(args.libc_cc, getattr(args, "name", None))
     tool = build_fuzz_tool()
     tname = info["name"]

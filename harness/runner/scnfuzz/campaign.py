@@ -16,7 +16,7 @@ import threading
 import time
 
 from . import build, children, fuzzers
-from .errors import SetupError, UsageError
+from .errors import SetupError, UsageError, write_error
 from .progress import Progress
 from .runs import FindingTally, Run, utc_iso
 
@@ -119,6 +119,7 @@ class Job:
         self.inited_units = None  # libFuzzer INITED line: corpus units kept at start-up
         self.restarts = 0
         self.faults = []         # incarnations killed from outside (kill -9, the OOM killer): not findings
+        self.log_error = None    # an OSError writing the log (a full disk): the campaign stops, exit 2
         self.proc = None
         self.log = open(run.path / "fuzz" / f"{fuzzer}-{idx}.log", "ab")
         self.thread = None
@@ -151,9 +152,16 @@ class Job:
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 
+    def _log(self, raw):
+        if self.log_error is None:
+            try:
+                self.log.write(raw)
+            except OSError as e:  # reported by the campaign loop (this thread must go on reading)
+                self.log_error = e
+
     def _read(self):
         for raw in self.proc.stderr:
-            self.log.write(raw)
+            self._log(raw)
             line = raw.decode("utf-8", "replace")
             m = STATUS_RE.match(line)
             if m:
@@ -176,7 +184,10 @@ class Job:
                     self.execs = max(self.execs, int(line.split(":")[-1]))
                 except ValueError:
                     pass
-        self.log.flush()
+        try:
+            self.log.flush()
+        except OSError as e:
+            self.log_error = self.log_error or e
 
     def finish(self, engine):
         rc = self.proc.wait()
@@ -437,8 +448,8 @@ def _run(args, fuzzer, planted):
     else:
         path = build.tool(fuzzer, preset="fuzz")
     replay_cfg = fuzzers.REPLAY_CONFIG[fuzzer]
+    run = Run.create("fuzz", args.out)  # first: a run refused (its --out is taken) touches nothing
     corpus, resumed = _prepare_corpus(args, fuzzer)
-    run = Run.create("fuzz", args.out)
     (run.path / "fuzz").mkdir(exist_ok=True)
     if planted:
         run.meta["planted"] = planted
@@ -532,6 +543,9 @@ def _campaign(args, run, pidx, jobs, engine, fuzzer, corpus, resumed, replay_cfg
                     except OSError:
                         pass
         run.fold_worker_findings()
+        for j in jobs:
+            if j.log_error is not None:
+                raise write_error(j.log.name, j.log_error)
         alive = 0
         for j in jobs:
             if j.proc.poll() is None:

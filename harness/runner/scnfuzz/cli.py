@@ -6,6 +6,7 @@ the user: main() turns every exception into one of these."""
 import argparse
 import math
 import os
+import re
 import subprocess
 import sys
 import traceback
@@ -48,7 +49,7 @@ def jobs(text):
     except ValueError:
         raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
     if not 1 <= v <= MAX_JOBS:
-        raise argparse.ArgumentTypeError(f"{text!r}: --jobs must be between 1 and {MAX_JOBS}")
+        raise argparse.ArgumentTypeError(f"{text!r}: must be between 1 and {MAX_JOBS}")
     return v
 
 
@@ -110,8 +111,9 @@ def make_parser():
                    "compiler driver against the reference")
     p.add_argument("--name", help="the --libc-cc target's name (default: from the driver)")
     p.add_argument("--dialect", choices=["iso", "kernel"], help="kernel: compare ref-kernel and kernel")
-    p.add_argument("--time", type=seconds, default=60.0, metavar="S", help="seconds (default 60)")
-    p.add_argument("--jobs", type=jobs, default=1, metavar="N", help="parallel fuzzer processes (default 1)")
+    p.add_argument("--time", type=seconds, default=60.0, metavar="S",
+                   help="seconds, finite, at most 2147483647 (default 60)")
+    p.add_argument("--jobs", type=jobs, default=1, metavar="N", help="parallel fuzzer processes, 1-256 (default 1)")
     p.add_argument("--engine", choices=["libfuzzer", "afl"], default="libfuzzer")
     p.add_argument("--corpus", metavar="DIR", help="the campaign corpus: where the workers share and keep "
                    "their units (default: build/fuzz/campaign-corpus/<fuzzer>, kept between campaigns, "
@@ -125,7 +127,11 @@ def make_parser():
                        "bytes side by side",
                        description="Replays one case (docs/CASE_FORMAT.md text form), a file of case "
                        "lines or a raw fuzzer input through scn-replay: every target's return value "
-                       "and bytes side by side, oracle findings and the differential verdict.",
+                       "and bytes side by side, oracle findings and the differential verdict. Each case "
+                       "runs in a child process with a time limit (env SCN_REPLAY_TIMEOUT, default 30 s) "
+                       "and a memory limit (env SCN_CHILD_MEM_MB, default 1024 MiB): a case that crashes "
+                       "or hangs a target is one line naming the case, the target and how it died, and "
+                       "a finding (exit 1).",
                        epilog=EPILOG)
     p.add_argument("case", metavar="CASE-OR-FILE")
     p.add_argument("--target", action="append", metavar="T", help="only these targets (repeatable)")
@@ -205,6 +211,22 @@ def _cases_in(path):
     return sum(1 for l in data.split(b"\n") if l.strip() and not l.startswith(b"#"))
 
 
+_ALLOC_FAILED = re.compile(r"^==\d+==WARNING: AddressSanitizer failed to allocate 0x([0-9a-f]+) bytes$", re.M)
+
+
+def _note_memory_limit(err):
+    """A sanitizer build's refused allocations (the memory limit, children.py)
+    as one note instead of a warning per call: a target's -1 on such a case
+    may be that refusal (printf reports a failed allocation as an error)."""
+    sizes = [int(x, 16) for x in _ALLOC_FAILED.findall(err)]
+    if not sizes:
+        return err
+    rest = "\n".join(l for l in err.splitlines() if not _ALLOC_FAILED.match(l)).strip()
+    note = (f"scnfuzz: note: the memory limit ({children.mem_mb()} MiB, SCN_CHILD_MEM_MB) refused "
+            f"{len(sizes)} allocation(s) of up to {max(sizes) >> 20} MiB: a -1 return on this case may be that")
+    return (rest + "\n" + note).strip()
+
+
 def cmd_replay(args):
     text = args.case
     if text.startswith('"'):
@@ -257,6 +279,7 @@ def cmd_replay(args):
     if p.returncode == 2:
         last = err.splitlines()[-1] if err else "scn-replay: usage error"
         raise UsageError(last.replace("usage: scn-replay", "usage: scnfuzz replay"))
+    err = _note_memory_limit(err)
     if err:
         sys.stderr.write(err + "\n")
     if p.returncode not in (0, 1):

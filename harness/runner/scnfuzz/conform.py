@@ -3,6 +3,7 @@ Its result lines go to conform.jsonl (the matrix); the finding records it
 writes go to findings.jsonl as they are."""
 import collections
 import json
+import os
 import pathlib
 import subprocess
 import threading
@@ -16,7 +17,19 @@ from .runs import Run, utc_iso
 # scn-conform prints a result line per (case, target) as it goes; one that
 # prints nothing for this long is stuck on a case (killed, exit 2, the last
 # result named), so the suite's time is bounded by its size
+# (env SCN_CONFORM_STALL_S overrides)
 STALL_S = 300
+
+
+def stall_s():
+    v = os.environ.get("SCN_CONFORM_STALL_S", "")
+    try:
+        t = float(v) if v else STALL_S
+    except ValueError:
+        t = -1
+    if not 0 < t < float("inf"):
+        raise UsageError(f"SCN_CONFORM_STALL_S={v!r}: not a positive number of seconds")
+    return t
 
 
 def corpus_files(given=None):
@@ -71,6 +84,8 @@ def finding_record(line):
 
 
 def run_conform(args):
+    from .campaign import check_tables
+    check_tables()  # a broken SCN_ALLOWANCES / SCN_KNOWN_BUGS: exit 2 naming file and line
     conform = build.tool("scn-conform")
     all_t = tg.list_targets(conform)
     sel = tg.select(all_t, args.target, args.dialect)
@@ -100,9 +115,11 @@ def run_conform(args):
     err_reader.start()
     done = threading.Event()
 
+    stall = stall_s()
+
     def watchdog():
-        while not done.wait(min(5, STALL_S)):
-            if time.monotonic() - st["t"] > STALL_S:
+        while not done.wait(min(5, stall)):
+            if time.monotonic() - st["t"] > stall:
                 st["stalled"] = True
                 children.kill_group(p)
                 return
@@ -131,7 +148,7 @@ def run_conform(args):
             last = json.loads(st["last"] or "{}")
         except ValueError:
             last = {}
-        raise SetupError(f"conformance run stalled: scn-conform printed nothing for {STALL_S} s after "
+        raise SetupError(f"conformance run stalled: scn-conform printed nothing for {stall:g} s after "
                          f"{sum(counts.values())} of {total} results (the last: {last.get('case')} on "
                          f"{last.get('target')}, {last.get('file')}:{last.get('line')}); killed")
     if rc == 2 or summary is None:

@@ -13,13 +13,15 @@ minimize  rewrites a corpus to a coverage-minimal subset (libFuzzer -merge=1
 The fuzzers run in campaign mode (SCN_FUZZ_CONTINUE=1: a finding does not
 stop them); their output goes to a log (build/scnfuzz-corpus.log)."""
 import hashlib
+import math
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import tempfile
 
-from . import build
+from . import build, children
 from .campaign import FUZZER_TARGETS, campaign_corpus, count_units, shown_path
 from .errors import SetupError, UsageError
 
@@ -118,8 +120,8 @@ def cmd_merge(args):
     into = _existing_dir(into or SEEDS / fuzzer, "--into")
     if any(s == into for s in sources):
         raise UsageError(f"{shown_path(into)}: merging a corpus into itself")
-    if args.max_size <= 0:
-        raise UsageError("--max-size must be a positive number of MiB")
+    if not math.isfinite(args.max_size) or args.max_size <= 0:
+        raise UsageError("--max-size must be a finite positive number of MiB")
     n0, b0 = _size(into)
     cand = sum(count_units(s) for s in sources)
     if not cand:

@@ -22,6 +22,8 @@ def verdict_text(rep):
         parts.append(f"{s['conformance_failures']} conformance failure(s) not explained by a rule, "
                      f"{s['conformance_known']} explained")
     parts.append(f"{s['raw_findings']:,} raw finding line(s)")
+    if s.get("skipped_lines"):  # torn or malformed lines: said, never silently dropped
+        parts.append(f"{s['skipped_lines']:,} line(s) skipped (torn or not a finding record)")
     return "; ".join(parts)
 
 

@@ -98,6 +98,9 @@ class Run:
             meta = json.loads(mp.read_text())
         except (OSError, ValueError) as e:
             raise UsageError(f"{mp}: unreadable run metadata ({e})") from None
+        why = meta_problem(meta)
+        if why:
+            raise UsageError(f"{mp}: not run metadata scnfuzz wrote ({why})")
         return cls(path, meta)
 
     def save(self):
@@ -185,6 +188,39 @@ class Run:
             append_whole(self.findings_path, "".join(out))
         write_atomic(state_p, json.dumps(state) + "\n")
         return len(out)
+
+
+def _num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def meta_problem(meta):
+    """Why a run.json cannot be reported on (its fields of the wrong type), or
+    None: the report sums and prints them."""
+    if not isinstance(meta, dict):
+        return "not an object"
+    for k in ("kind", "started", "finished", "planted"):
+        if meta.get(k) is not None and not isinstance(meta[k], str):
+            return f"{k} is not a string"
+    if meta.get("command") is not None and not isinstance(meta["command"], list):
+        return "command is not a list"
+    parts = meta.get("parts", [])
+    if not isinstance(parts, list):
+        return "parts is not a list"
+    for i, part in enumerate(parts):
+        if not isinstance(part, dict):
+            return f"parts[{i}] is not an object"
+        for k in ("executions", "duration_s", "cases_run", "results_count", "time_s"):
+            if part.get(k) is not None and not _num(part[k]):
+                return f"parts[{i}].{k} is not a number"
+        for k in ("kind", "status", "results", "engine", "fuzzer", "started", "finished"):
+            if part.get(k) is not None and not isinstance(part[k], str):
+                return f"parts[{i}].{k} is not a string"
+        for k in ("targets", "workers"):
+            v = part.get(k)
+            if v is not None and not (isinstance(v, list) and all(isinstance(x, dict) for x in v)):
+                return f"parts[{i}].{k} is not a list of objects"
+    return None
 
 
 def read_fold_state(run_path):
@@ -275,6 +311,8 @@ def append_whole(path, text):
 
 
 def _count_lines(path):
+    if not os.path.isfile(path):  # (a device, /dev/full in a test, reads forever)
+        return 0
     try:
         with open(path, "rb") as f:
             return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 20), b""))
