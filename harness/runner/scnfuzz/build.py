@@ -132,11 +132,10 @@ def jobs_default():
 
 
 def afl_tool(name):
-    """A fuzzer built for AFL++: afl-clang-fast with SCN_FUZZ=ON (AFL++ turns
-    -fsanitize=fuzzer into its libFuzzer-compatible driver). There is no
-    CMake preset for it: build/afl is configured here with the equivalent
-    cache variables. The in-process musl target is left out (its link check
-    rejects AFL's instrumentation symbols); $SCN_AFL_BUILD_DIR overrides."""
+    """A fuzzer built for AFL++: the `afl` preset (afl-clang-fast with
+    SCN_FUZZ=ON: AFL++ turns -fsanitize=fuzzer into its libFuzzer-compatible
+    driver; no in-process musl target). $SCN_AFL_BUILD_DIR overrides the
+    directory."""
     if not shutil.which("afl-fuzz") or not shutil.which("afl-clang-fast"):
         raise SetupError("afl-fuzz/afl-clang-fast not found: run `bash ci/setup.sh` (installs afl++)")
     override = os.environ.get("SCN_AFL_BUILD_DIR")
@@ -146,11 +145,9 @@ def afl_tool(name):
         return p
     log = ROOT / "build" / "scnfuzz-afl-build.log"
     if not (bdir / "build.ninja").is_file():
-        _say("configuring build/afl (afl-clang-fast, SCN_FUZZ=ON, SCN_WITH_MUSL=OFF) ...")
+        _say(f"configuring {bdir} (preset afl) ...")
         bdir.mkdir(parents=True, exist_ok=True)
-        if _run_progress(["cmake", "-S", str(ROOT), "-B", str(bdir), "-G", "Ninja",
-                          "-DCMAKE_C_COMPILER=afl-clang-fast", "-DSCN_FUZZ=ON", "-DSCN_WITH_MUSL=OFF",
-                          "-DCMAKE_BUILD_TYPE=RelWithDebInfo"], "configure", log):
+        if _run_progress(["cmake", "-S", str(ROOT), "--preset", "afl", "-B", str(bdir)], "configure", log):
             raise SetupError(f"configuring the AFL++ build failed (log: {log})")
     rc = _run_progress(["cmake", "--build", str(bdir), "--target", name, "-j", str(jobs_default())],
                        f"building {name} in {bdir.name} (AFL++)", log)
