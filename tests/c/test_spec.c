@@ -1,0 +1,90 @@
+/* Tests of the one specification scanner (oracles/spec.c) and of cases as
+ * sections (oracles/sections.c): what a format's specifications read, where
+ * the scan stops, sub-cases, and sections rendered back to the same case. */
+#include <stdio.h>
+#include <string.h>
+
+#include "case.h"
+#include "check.h"
+#include "sections.h"
+#include "spec.h"
+
+static struct scn_case *parse(const char *text)
+{
+    static struct scn_case c;
+    char err[200];
+    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
+        fprintf(stderr, "bad case %s: %s\n", text, err);
+        return NULL;
+    }
+    return &c;
+}
+
+static void text_of(const struct scn_case *c, char *out, size_t cap) { scn_case_format(c, out, cap); }
+
+int main(void)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    char t[512];
+
+    /* sequential: each specification reads its width, precision and value in order */
+    struct scn_case *c = parse("\"a%-*.*ld|%%|%s\" int:-5 int:2 long:7 str:\"x\"");
+    size_t n = scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
+    CHECK(n == 3, "%zu specs", n);
+    CHECK(sp[0].flags == SCN_FL_MINUS && sp[0].width == SCN_SPEC_STAR && sp[0].prec == SCN_SPEC_STAR, "spec 0");
+    CHECK(sp[0].warg == 0 && sp[0].parg == 1 && sp[0].varg == 2 && !strcmp(sp[0].len, "l") && sp[0].conv == 'd',
+          "spec 0 args %d %d %d", sp[0].warg, sp[0].parg, sp[0].varg);
+    CHECK(sp[1].conv == '%' && sp[1].varg == -1 && sp[2].varg == 3 && sp[2].conv == 's', "%% and %%s");
+    scn_spec_flags_class(&sp[0], t, sizeof t);
+    CHECK(!strcmp(t, "-w.p"), "flags class %s", t);
+
+    /* positional: the n$ numbers, the arguments they name, one read twice */
+    c = parse("\"%2$*1$d %2$x\" int:4 uint:9");
+    n = scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
+    CHECK(n == 2 && sp[0].pos == 2 && sp[0].wpos == 1 && sp[0].varg == 1 && sp[0].warg == 0 && sp[1].varg == 1,
+          "positional %zu %d %d", n, sp[0].pos, sp[0].wpos);
+
+    /* the scan stops at the first invalid specification (mixed styles, unknown letter, length misuse) */
+    c = parse("\"%d %1$d %s\" int:1 str:\"y\"");
+    n = scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
+    CHECK(n == 2 && !sp[0].invalid && sp[1].invalid, "mixed: %zu", n);
+    c = parse("\"%Ld\" llong:1");
+    n = scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
+    CHECK(n == 1 && sp[0].invalid, "%%Ld is not ISO");
+    /* the kernel dialect knows no floating conversions */
+    c = parse("\"%f\" double:0x1p+0");
+    n = scn_scan_specs(c, SCN_DIALECT_KERNEL, sp, SCN_MAX_SPECS);
+    CHECK(n == 1 && sp[0].invalid, "kernel %%f");
+
+    /* a sub-case: the specification alone, its positions renumbered, as written */
+    static struct scn_case sub;
+    c = parse("\"xx%3$-*1$.d yy\" int:6 str:\"q\" int:0");
+    n = scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
+    CHECK(n == 1 && scn_spec_subcase(c, &sp[0], &sub) == 0, "subcase");
+    text_of(&sub, t, sizeof t);
+    CHECK(!strcmp(t, "\"%2$-*1$.d\" int:6 int:0"), "subcase %s", t);
+
+    /* sections: a canonical case renders back to itself; the shape names classes */
+    static struct scn_sections m;
+    static struct scn_case back;
+    static const char *const canon[] = {
+        "\"a%-5.2ld|%%|%s\" long:7 str:\"x\"",
+        "\"%1$0*2$f\" double:0x1.8p+0 int:-9",
+        "\"%1$hhu%1$X\" uint:300",
+        "\"no specification\"",
+    };
+    for (size_t i = 0; i < sizeof canon / sizeof canon[0]; i++) {
+        c = parse(canon[i]);
+        CHECK(scn_sections_of(c, SCN_DIALECT_ISO, &m) == 0 && scn_sections_render(&m, &back) == 0, "%s", canon[i]);
+        text_of(&back, t, sizeof t);
+        CHECK(!strcmp(t, canon[i]), "%s rendered as %s", canon[i], t);
+    }
+    c = parse("\"%1$hhu%1$X\" uint:300");
+    scn_sections_of(c, SCN_DIALECT_ISO, &m);
+    CHECK(scn_sections_count(&m) == 2 && scn_sections_uses(&m, 0) == 2 && !scn_sections_frozen(&m), "uses");
+    /* an invalid tail that may read arguments freezes them */
+    c = parse("\"%d%y%s\" int:1 str:\"z\"");
+    scn_sections_of(c, SCN_DIALECT_ISO, &m);
+    CHECK(scn_sections_frozen(&m), "frozen");
+    return check_summary("test_spec");
+}
