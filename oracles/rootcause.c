@@ -139,16 +139,9 @@ const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum 
 
 /* ------------------------------------------------------- per-size oracles */
 
-struct oracle_still {
-    struct scn_oracle_ctx *x;
-    const struct scn_target *t;
-    unsigned flags;
-    const char *oracle;
-};
-
-static int oracle_still(struct scn_case *cand, void *vctx)
+int scn_oracle_still(struct scn_case *cand, void *vctx)
 {
-    const struct oracle_still *k = vctx;
+    const struct scn_oracle_still *k = vctx;
     static struct scn_report r;
     return scn_check_case(k->x, k->t, cand, k->flags, &r) && !strcmp(r.first.oracle, k->oracle);
 }
@@ -157,9 +150,9 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
                           const struct scn_target *t, unsigned flags, const char *oracle, const char *klass,
                           struct scn_rootcause *rc)
 {
-    struct oracle_still k = { x, t, flags, oracle };
+    struct scn_oracle_still k = { x, t, flags, oracle };
     memcpy(&rc->reduced, c, sizeof *c);
-    rc->steps = scn_reduce(&rc->reduced, d, oracle_still, &k, SCN_REDUCE_BUDGET);
+    rc->steps = scn_reduce(&rc->reduced, d, scn_oracle_still, &k, SCN_REDUCE_BUDGET);
     rc->rule = scn_rootcause_known(&rc->reduced, d, t->name);
     rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : klass;
     snprintf(rc->targets, sizeof rc->targets, "%s", t->name);

@@ -64,6 +64,16 @@ void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const stru
 void scn_rootcause_repair_pair(struct scn_rootcause *rc, const struct scn_diff_out *outs, size_t n,
                                enum scn_dialect d);
 
+/* The predicate of per-size oracle findings: the same oracle still fires
+ * on target t (checked with scn_check_case flags in context x). */
+struct scn_oracle_still {
+    struct scn_oracle_ctx *x;
+    const struct scn_target *t;
+    unsigned flags;
+    const char *oracle;
+};
+int scn_oracle_still(struct scn_case *cand, void *ctx);
+
 /* A per-size oracle finding (oracle, klass) of target t on c (checked with
  * scn_check_case flags in context x): reduced while the same oracle fires. */
 void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct scn_oracle_ctx *x,

@@ -104,11 +104,6 @@ def test_case_text_round_trip(text):
     assert casetext.Case.parse(text).text() == text.strip()
 
 
-def test_classify_conversion_and_flags():
-    assert casetext.classify('"%-5d|%+.3Lf" int:1 ldouble:0x8p-3') == ("Lf,d", "+.p,-w")
-    assert casetext.classify('"x%%"') == ("-", "-")
-
-
 def test_shape_of_a_case():
     # the shape of docs/FINDINGS.md (cases are reduced in C now; Python shapes the cases of
     # the executor's checker): literal widths and precisions N, positions kept, literal text out

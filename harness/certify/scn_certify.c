@@ -858,8 +858,8 @@ static void restart_worker(void)
 /* After a fault the oracles caught: a wild one ("crash") may have left the
  * function's state broken, so the next case gets a fresh worker. A write
  * into the guard page after the buffer ("overrun") never happened, so the
- * worker goes on (a restart costs ~25 ms, and such a function overruns on
- * most cases); a later fatal case of this worker says so. */
+ * worker goes on (a restart costs a new process, and such a function
+ * overruns on most cases); a later fatal case of this worker says so. */
 static void after_fault(const char *oracle, long next)
 {
     if (!strcmp(oracle, "overrun")) {

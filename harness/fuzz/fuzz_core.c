@@ -250,28 +250,14 @@ static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum sc
 /* The pre-key of a per-target oracle finding: oracle:conv:flags:target:family,
  * where conv/flags are those of the first specification that, alone,
  * makes the same oracle fire (scn_case_localise); "-" if none does alone. */
-struct loc_ctx {
-    const struct scn_target *t;
-    unsigned flags;
-    const char *oracle;
-};
-
-static int loc_pred(struct scn_case *sub, void *vctx)
-{
-    const struct loc_ctx *l = vctx;
-    static struct scn_report r;
-    size_t k = scn_check_case(&loc_octx, l->t, sub, l->flags, &r);
-    if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
-    return k && !strcmp(r.first.oracle, l->oracle);
-}
-
 static void localised_signature(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
                                 unsigned flags, const char *oracle, const char *family, char *sig,
                                 size_t cap)
 {
     char conv[8], fclass[16];
-    struct loc_ctx l = { t, flags, oracle };
-    scn_case_localise(c, d, loc_pred, &l, conv, fclass);
+    struct scn_oracle_still l = { &loc_octx, t, flags, oracle };
+    scn_case_localise(c, d, scn_oracle_still, &l, conv, fclass);
+    if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
     snprintf(sig, cap, "%s:%s:%s:%s:%s", oracle, conv, fclass, t->name, family);
 }
 

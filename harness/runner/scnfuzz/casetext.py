@@ -180,30 +180,6 @@ def specs(fmt):
     return out
 
 
-def flags_class(spec):
-    """Flags class in the differential oracle's spelling: flags in "-+ #0" order,
-    then "w" for a width, ".p" for a precision; "-" when none."""
-    fl = spec.group("flags") or ""
-    s = "".join(c for c in "-+ #0" if c in fl)
-    if spec.group("width"):
-        s += "w"
-    if spec.group("prec"):
-        s += ".p"
-    return s or "-"
-
-
-def classify(case_text):
-    """(conversions, flags classes) of a case, as sorted strings, for signatures."""
-    try:
-        c = Case.parse(case_text)
-    except (CaseSyntaxError, ValueError):
-        return "?", "?"
-    sp = [s for s in specs(c.fmt) if s.group("conv") != "%"]
-    convs = sorted({s.conv for s in sp})
-    fcls = sorted({flags_class(s) for s in sp})
-    return ",".join(convs) or "-", ",".join(fcls) or "-"
-
-
 def shape(case_text):
     """The shape of a case as docs/FINDINGS.md defines it: its specifications
     with literal widths and precisions written N, positions kept, literal text
