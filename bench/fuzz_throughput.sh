@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 T=${1:-600}
-fuzzers=${FUZZERS:-$(awk -F'\t' '/^fuzz_/ && $5 == "yes" {print $1}' harness/fuzz/fuzzers.tsv | xargs)}
+fuzzers=${FUZZERS:-$(awk -F'\t' '/^fuzz_/ && $5 == "yes" {print $1}' fuzz/fuzzers.tsv | xargs)}
 sanitize=${SANITIZE:-ON}
 case "$sanitize" in
   ON) fb=$root/build/bench-fuzz; flavour="ASan+UBSan libFuzzer" ;;
@@ -57,11 +57,11 @@ for f in $fuzzers; do
   cp -r "corpus/fuzz/$f" "$work/$f"
   nseeds=$(find "$work/$f" -type f | wc -l)
   # every [libfuzzer] option of NAME.options (max_len, entropic, ...), as ClusterFuzz passes them
-  mapfile -t fopts < <(sed -n 's/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "harness/fuzz/$f.options" | grep -v '^-dict=')
+  mapfile -t fopts < <(sed -n 's/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p' "fuzz/$f.options" | grep -v '^-dict=')
   (cd "$work" && SCN_FUZZ_CONTINUE=1 SCN_FINDINGS="$work/$f.findings" \
     /usr/bin/time -f '%U %S' -o "$work/$f.cpu" \
-    "$fb/harness/fuzz/$f" -max_total_time="$T" -seed=1 "${fopts[@]}" \
-    -dict="$root/harness/fuzz/printf.dict" -print_final_stats=1 -artifact_prefix="$work/" \
+    "$fb/fuzz/$f" -max_total_time="$T" -seed=1 "${fopts[@]}" \
+    -dict="$root/fuzz/printf.dict" -print_final_stats=1 -artifact_prefix="$work/" \
     "$work/$f" >"$work/$f.log" 2>&1) || { tail -30 "$work/$f.log" >&2; echo "fuzz_throughput.sh: $f failed" >&2; exit 1; }
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$f.log")
   eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$f.log")

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Detection power, measured: executions and seconds until the first finding
-of each planted bug (harness/fuzz/planted.c), with libFuzzer and with AFL++,
+of each planted bug (fuzz/planted.c), with libFuzzer and with AFL++,
 median of R runs with different seeds, each run capped at T seconds on one
 core. Writes a Markdown table to stdout and to bench/results/planted.md
 (raw runs: bench/results/planted.json).
@@ -12,13 +12,13 @@ Both engines start from nothing: libFuzzer from an empty corpus directory
 single byte 0x00 (AFL++ needs a file; it decodes to the empty format). The
 seed corpus corpus/fuzz/fuzz_planted is not used: six of the bugs fire on
 one of its seeds at once, which says nothing about the search. Both use the
-dictionary harness/fuzz/printf.dict (as fuzz_planted.options says).
+dictionary fuzz/printf.dict (as fuzz_planted.options says).
 
 libFuzzer: build/bench-fuzz (clang-14, ASan+UBSan, -fsanitize=fuzzer, the
 `fuzz` preset's options), -max_len=128 (fuzz_planted.options), -seed=k.
 Executions: the "execs" field of the first finding line (SCN_FINDINGS);
 seconds: from the start of the process to the finding line being written.
-AFL++: build/bench-afl (harness/fuzz/build-afl.sh: afl-clang-fast,
+AFL++: build/bench-afl (the `afl` preset: afl-clang-fast,
 persistent mode, no sanitizer, no kernel target), afl-fuzz -s k -V T with
 AFL_BENCH_UNTIL_CRASH=1. Executions and seconds: the execs: and time: fields
 of the first file in crashes/ (AFL++ counts from the start of fuzzing, after
@@ -45,7 +45,7 @@ import time
 REPO = pathlib.Path(__file__).resolve().parent.parent
 FUZZ_DIR = REPO / "build" / "bench-fuzz"
 AFL_DIR = REPO / "build" / "bench-afl"
-DICT = REPO / "harness" / "fuzz" / "printf.dict"
+DICT = REPO / "fuzz" / "printf.dict"
 RESULTS = REPO / "bench" / "results"
 MAX_LEN = 128
 
@@ -67,7 +67,7 @@ WHAT = {
 
 
 def planted_names():
-    src = (REPO / "harness" / "fuzz" / "planted.c").read_text()
+    src = (REPO / "fuzz" / "planted.c").read_text()
     m = re.search(r"fz_planted_names\[\]\s*=\s*\{(.*?)NULL", src, re.S)
     return re.findall(r'"([^"]+)"', m.group(1))
 
@@ -88,8 +88,9 @@ def build(engines):
     if "afl" in engines:
         if not shutil.which("afl-fuzz"):
             sys.exit("planted.py: afl-fuzz not found (Debian package afl++)")
-        sh(["sh", "harness/fuzz/build-afl.sh", str(AFL_DIR)],
-           env=dict(os.environ, SCN_WITH_KERNEL="OFF", SCN_WITH_MUSL="OFF"))
+        if not (AFL_DIR / "CMakeCache.txt").is_file():
+            sh(["cmake", "--preset", "afl", "-B", str(AFL_DIR), "-DSCN_WITH_KERNEL=OFF"])
+        sh(["cmake", "--build", str(AFL_DIR), "-j2", "--target", "fuzz_planted"])
 
 
 def first_finding(path):
@@ -113,7 +114,7 @@ def run_libfuzzer(bug, seed, seconds, work):
     env = dict(os.environ, SCN_PLANTED=bug, SCN_FINDINGS=str(fnd))
     for k in ("SCN_FUZZ_CONTINUE", "SCN_FUZZ_ORACLE_EVERY", "SCN_FUZZ_NO_FLOAT"):
         env.pop(k, None)
-    cmd = [str(FUZZ_DIR / "harness" / "fuzz" / "fuzz_planted"), f"-max_total_time={seconds}", f"-seed={seed}",
+    cmd = [str(FUZZ_DIR / "fuzz" / "fuzz_planted"), f"-max_total_time={seconds}", f"-seed={seed}",
            f"-max_len={MAX_LEN}", f"-dict={DICT}", f"-artifact_prefix={work}/", "-print_final_stats=1", str(corpus)]
     t0 = time.time()
     with open(work / "log", "w") as log:
@@ -139,7 +140,7 @@ def run_afl(bug, seed, seconds, work):
     for k in ("SCN_FUZZ_CONTINUE", "SCN_FUZZ_ORACLE_EVERY", "SCN_FUZZ_NO_FLOAT"):
         env.pop(k, None)
     cmd = ["afl-fuzz", "-i", str(inp), "-o", str(out), "-s", str(seed), "-V", str(seconds), "-x", str(DICT), "--",
-           str(AFL_DIR / "harness" / "fuzz" / "afl_planted")]
+           str(AFL_DIR / "fuzz" / "fuzz_planted")]
     t0 = time.time()
     with open(work / "log", "w") as log:
         r = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=seconds + 120)

@@ -10,7 +10,7 @@ cmake --preset coverage >/dev/null
 cmake --build build/coverage -j"$(nproc)" >/dev/null
 find build/coverage -name '*.gcda' -delete
 ctest --test-dir build/coverage -R 'ref_engine|float_mpfr' >/dev/null
-build/coverage/harness/scn-conform --target ref --target ref-kernel corpus/*.tsv >/dev/null || true
+build/coverage/programs/scn-conform --target ref --target ref-kernel corpus/*.tsv >/dev/null || true
 objdir=$(dirname "$(find build/coverage/impl -name 'printf.c.gcda' | head -1)")
 cd "$objdir"
 gcov -n -o . ./*.gcda 2>/dev/null | /usr/bin/python3 "$root/ci/gcov_summary.py"

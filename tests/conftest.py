@@ -19,7 +19,7 @@ def build_dir() -> pathlib.Path:
 
 
 def find_binary(name: str, subdir: str = "") -> pathlib.Path:
-    """Path of an executable of the build (e.g. 'scn-conform' in 'harness').
+    """Path of an executable of the build (e.g. 'scn-conform' in 'programs').
 
     Fails the test (not an error in collection) with the command to run when
     it is missing."""
@@ -44,4 +44,4 @@ def repo_root() -> pathlib.Path:
 
 @pytest.fixture(scope="session")
 def scn_conform() -> pathlib.Path:
-    return find_binary("scn-conform", "harness")
+    return find_binary("scn-conform", "programs")

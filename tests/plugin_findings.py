@@ -17,7 +17,7 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SCNFUZZ = REPO / "scnfuzz"
-sys.path.insert(0, str(REPO / "harness" / "runner"))
+sys.path.insert(0, str(REPO / "runner"))
 
 from scnfuzz import schema  # noqa: E402
 

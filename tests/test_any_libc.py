@@ -1,4 +1,4 @@
-"""Any libc through the generic executor (harness/exec/scn_exec.c): built with
+"""Any libc through the generic executor (programs/exec/scn_exec.c): built with
 the libc's own compiler driver, the conformance suite run through it
 (`scnfuzz conform --libc-cc DRIVER`), on musl, dietlibc, klibc and glibc;
 the executor protocol (batches, crash and hang recovery).
@@ -15,11 +15,11 @@ import sys
 import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "harness" / "runner"))
+sys.path.insert(0, str(REPO / "runner"))
 from scnfuzz import anylibc  # noqa: E402
 
 SCNFUZZ = REPO / "scnfuzz"
-STANDIN = REPO / "harness" / "certify" / "run.py"
+STANDIN = REPO / "programs" / "certify" / "run.py"
 
 
 def cli_has(word):

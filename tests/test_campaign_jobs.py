@@ -24,7 +24,7 @@ import pytest
 
 from plugin_findings import REPO, SCNFUZZ, load_report, raw_findings, run_scnfuzz, scnfuzz_env, track
 
-from scnfuzz.runs import Run  # noqa: E402  (plugin_findings puts harness/runner on sys.path)
+from scnfuzz.runs import Run  # noqa: E402  (plugin_findings puts runner on sys.path)
 
 SEEDS = REPO / "corpus" / "fuzz" / "fuzz_iso_diff"
 

@@ -179,8 +179,8 @@ sys.stderr.write(f"Done {n} runs in 1 second(s)\n")
 
 def _fake_build(tmp_path, mode):
     d = tmp_path / "fakebuild"
-    (d / "harness" / "fuzz").mkdir(parents=True)
-    exe = d / "harness" / "fuzz" / "fuzz_iso_diff"
+    (d / "fuzz").mkdir(parents=True)
+    exe = d / "fuzz" / "fuzz_iso_diff"
     exe.write_text(FAKE_FUZZER)
     exe.chmod(0o755)
     return scnfuzz_env(SCN_FUZZ_BUILD_DIR=str(d), FAKE_MODE=mode)

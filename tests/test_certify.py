@@ -29,8 +29,8 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SRC = REPO / "tests" / "certify"
 SCNFUZZ = REPO / "scnfuzz"
-STANDIN = REPO / "harness" / "certify" / "run.py"
-sys.path.insert(0, str(REPO / "harness" / "runner"))
+STANDIN = REPO / "programs" / "certify" / "run.py"
+sys.path.insert(0, str(REPO / "runner"))
 from scnfuzz import certify as certify_mod  # noqa: E402
 
 # what glibc 2.36's vsnprintf gets right (no C23 wN/wfN, %lc of L'\0' and

@@ -10,7 +10,7 @@ import pytest
 
 from plugin_findings import SCNFUZZ, run_scnfuzz
 
-from scnfuzz import casetext  # noqa: E402  (plugin_findings puts harness/runner on sys.path)
+from scnfuzz import casetext  # noqa: E402  (plugin_findings puts runner on sys.path)
 
 
 def one_line_error(p):

@@ -35,7 +35,7 @@ import pytest
 
 from plugin_findings import REPO, SCNFUZZ, load_report, raw_findings, run_scnfuzz, scnfuzz_env, track
 
-from scnfuzz import cli, report, runs  # noqa: E402  (plugin_findings puts harness/runner on sys.path)
+from scnfuzz import cli, report, runs  # noqa: E402  (plugin_findings puts runner on sys.path)
 from scnfuzz.errors import SetupError  # noqa: E402
 
 RECORD = jsonschema.Draft7Validator(json.loads((REPO / "oracles" / "finding.schema.json").read_text()))
@@ -102,8 +102,8 @@ sys.stderr.write(f"Done {n} runs in 1 second(s)\n")
 def fixture_fake(tmp_path):
     """(env, dir of pid files) for campaigns with the stand-in fuzzer."""
     d = tmp_path / "fakebuild"
-    (d / "harness" / "fuzz").mkdir(parents=True)
-    exe = d / "harness" / "fuzz" / "fuzz_iso_diff"
+    (d / "fuzz").mkdir(parents=True)
+    exe = d / "fuzz" / "fuzz_iso_diff"
     exe.write_text(FAKE_FUZZER)
     exe.chmod(0o755)
     pids = tmp_path / "pids"
@@ -221,8 +221,8 @@ time.sleep(600)  # stuck on the next case
 
 def test_conform_that_stalls_is_stopped_and_named(tmp_path):
     d = tmp_path / "fakebuild"
-    (d / "harness").mkdir(parents=True)
-    exe = d / "harness" / "scn-conform"
+    (d / "programs").mkdir(parents=True)
+    exe = d / "programs" / "scn-conform"
     exe.write_text(FAKE_CONFORM)
     exe.chmod(0o755)
     mark = uuid.uuid4().hex
@@ -529,7 +529,7 @@ def test_raw_byte_in_a_case_file_names_the_line(tmp_path):
 
 def test_planted_names_come_from_the_c_list():
     from scnfuzz import fuzzers
-    src = (REPO / "harness" / "fuzz" / "planted.c").read_text()
+    src = (REPO / "fuzz" / "planted.c").read_text()
     assert fuzzers.PLANTED and all(f'"{n}"' in src for n in fuzzers.PLANTED)
     assert "overrun-1" in fuzzers.PLANTED and "overrun1" not in fuzzers.PLANTED
 

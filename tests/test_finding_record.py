@@ -37,7 +37,7 @@ def records_of(text, source):
 
 
 def test_replay_writes_the_record_and_reduces():
-    replay = find_binary("scn-replay", "harness/fuzz")
+    replay = find_binary("scn-replay", "fuzz")
     # glibc's zero padding on the right for a negative *n$ width, met in two shapes
     cases = ['"ab %2$0*1$.3G xx" int:-9 double:0x1.348p+10',
              '"%1$+0*2$le|%3$d" double:0x1.8p+0 int:-20 int:7']
@@ -56,7 +56,7 @@ def test_replay_writes_the_record_and_reduces():
 
 
 def test_replay_without_the_known_bug_entry_is_a_new_divergence(tmp_path):
-    replay = find_binary("scn-replay", "harness/fuzz")
+    replay = find_binary("scn-replay", "fuzz")
     empty = tmp_path / "known.tsv"
     empty.write_text("# no entries\n")
     env = dict(os.environ, SCN_KNOWN_BUGS=str(empty))
@@ -98,7 +98,7 @@ def test_fuzzer_campaign_lines_are_records(tmp_path, fuzz_build):  # noqa: F811
     out = tmp_path / "findings.jsonl"
     env = dict(os.environ, SCN_FINDINGS=str(out), SCN_FUZZ_CONTINUE="1")
     subprocess.run([str(fz), "-runs=60000", "-seed=1", "-max_len=128",
-                    f"-dict={REPO / 'harness' / 'fuzz' / 'printf.dict'}", str(corpus)],
+                    f"-dict={REPO / 'fuzz' / 'printf.dict'}", str(corpus)],
                    env=env, capture_output=True, timeout=600)
     recs = records_of(out.read_text(), "fuzz")
     assert recs, "no finding in 60,000 executions (glibc and musl differ from the reference often)"
@@ -128,7 +128,7 @@ def test_executor_campaign_lines_are_records(tmp_path):
     ('"%2048.0a" double:0x1.8p-5', "glibc"),
 ])
 def test_hex_float_normalisation_is_allowed_everywhere(case, target):
-    replay = find_binary("scn-replay", "harness/fuzz")
+    replay = find_binary("scn-replay", "fuzz")
     p = subprocess.run([str(replay), "-q", "--target", "ref", "--target", target, case],
                        capture_output=True, text=True, timeout=60)
     rec = records_of(p.stdout, "replay")[0]

@@ -9,11 +9,11 @@ import re
 REPO = pathlib.Path(__file__).resolve().parent.parent
 
 LAYERS = [  # lowest first: (name, directories, or single files)
-    ("base", ["harness/case/scn_base.h"]),
-    ("case", ["harness/case"]),
-    ("targets", ["harness/targets", "harness/targets/kernel/kernel.c", "harness/targets/musl/musl.c"]),
+    ("base", ["core/case/scn_base.h"]),
+    ("case", ["core/case"]),
+    ("targets", ["core/targets", "core/targets/kernel/kernel.c", "core/targets/musl/musl.c"]),
     ("oracles", ["oracles"]),
-    ("programs", ["harness/fuzz", "harness/tools", "harness/exec", "harness/certify"]),
+    ("programs", ["fuzz", "programs", "programs/exec", "programs/certify"]),
 ]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -87,7 +87,7 @@ def _musl_cache() -> str | None:
     if env:
         return env
     cache = pathlib.Path("/tmp/scnfuzz-ossfuzz-musl-cache")
-    r = subprocess.run(["sh", str(REPO / "harness/targets/musl/fetch-musl-source.sh"), str(cache)],
+    r = subprocess.run(["sh", str(REPO / "core/targets/musl/fetch-musl-source.sh"), str(cache)],
                        capture_output=True, text=True, timeout=300)
     return str(cache) if r.returncode == 0 else None  # else build.sh's CMake fetches itself
 

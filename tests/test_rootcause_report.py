@@ -305,7 +305,7 @@ print(json.dumps({"summary": {"cases": 3, "results": 3, "pass": 1, "fail": 2, "e
 
 def test_conform_copies_scn_conforms_records(tmp_path):
     rec = _conf_record("%Nd", "conformance", '"%3d" int:5')
-    fake = tmp_path / "fakebuild" / "harness"
+    fake = tmp_path / "fakebuild" / "programs"
     fake.mkdir(parents=True)
     (fake / "scn-conform").write_text(FAKE_CONFORM % json.dumps(rec))
     (fake / "scn-conform").chmod(0o755)

@@ -21,8 +21,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT=$(cd "$OUT" && pwd)
 : "${CFLAGS:=}" "${LIB_FUZZING_ENGINE:=-fsanitize=fuzzer}" "${SANITIZER:=address}"
 SCN_SRC=${SCN_SRC:-$SRC/scnfuzz}
-# the shipped fuzzers of the one list (harness/fuzz/fuzzers.tsv)
-SCN_OSSFUZZ_FUZZERS=${SCN_OSSFUZZ_FUZZERS:-$(awk -F'\t' '/^fuzz_/ && $5 == "yes" {print $1}' "$SCN_SRC/harness/fuzz/fuzzers.tsv" | xargs)}
+# the shipped fuzzers of the one list (fuzz/fuzzers.tsv)
+SCN_OSSFUZZ_FUZZERS=${SCN_OSSFUZZ_FUZZERS:-$(awk -F'\t' '/^fuzz_/ && $5 == "yes" {print $1}' "$SCN_SRC/fuzz/fuzzers.tsv" | xargs)}
 SCN_KERNEL_TARBALL=${SCN_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 SCN_MUSL_SOURCE_CACHE=${SCN_MUSL_SOURCE_CACHE:-$SRC/scnfuzz-deps/musl-source}
 SCN_JOBS=${SCN_JOBS:-$(nproc)}
@@ -36,7 +36,7 @@ case "$SANITIZER" in
     # Every object must be MSan-instrumented; kernel and musl objects are (they
     # take $CFLAGS, and musl-objlink.sh accepts the __msan_* references). musl
     # is still left out: musl 1.2.3 reads uninitialised stack for "*n$" widths
-    # (harness/fuzz/README.md), which MSan reports on the first such input;
+    # (fuzz/README.md), which MSan reports on the first such input;
     # fuzz_iso_diff then compares ref against glibc only (glibc is reached
     # through MSan's vsnprintf interceptor, which marks what glibc wrote as
     # initialised). SCN_OSSFUZZ_MUSL=ON tries it.
@@ -68,11 +68,11 @@ bindir=$build/ossfuzz-bin
 mkdir -p "$build"
 
 # musl's Debian source, fetched when the image was built (no network needed):
-# seed the cache that harness/targets/musl/fetch-musl-source.sh reuses.
+# seed the cache that core/targets/musl/fetch-musl-source.sh reuses.
 if [ "$with_musl" = ON ] && [ -f "$SCN_MUSL_SOURCE_CACHE/musl-src.path" ]; then
-  mkdir -p "$build/harness/targets/musl/musl-source"
+  mkdir -p "$build/core/targets/musl/musl-source"
   cp "$SCN_MUSL_SOURCE_CACHE/musl-src.path" "$SCN_MUSL_SOURCE_CACHE/musl-src.version" \
-     "$build/harness/targets/musl/musl-source/"
+     "$build/core/targets/musl/musl-source/"
 fi
 
 generator=()
@@ -112,7 +112,7 @@ EOF
   fi
 }
 
-fz=$SCN_SRC/harness/fuzz
+fz=$SCN_SRC/fuzz
 for f in "${fuzzers[@]}"; do
   cp "$bindir/$f" "$OUT/$f"
   seeds=$SCN_SRC/corpus/fuzz/$f

@@ -1,4 +1,4 @@
-/* Tests of the case model (harness/case), its va_list builder, the fuzzer-byte
+/* Tests of the case model (core/case), its va_list builder, the fuzzer-byte
  * decoder and the oracles (oracles/): round trips, parse errors, glibc as an
  * independent reference for %a printing and for the va_list, and deliberately
  * buggy vscnprintf implementations that the oracles must catch. */

@@ -1,5 +1,5 @@
 /* Test of the "kernel" target: the Linux kernel's lib/vsprintf.c built in
- * userspace (harness/targets/kernel). Expected results come from the kernel's
+ * userspace (core/targets/kernel). Expected results come from the kernel's
  * Documentation/core-api/printk-formats.rst and the kernel-doc of vsnprintf()/
  * vscnprintf()/scnprintf() in lib/vsprintf.c, and, where the kernel follows
  * it, from C17 7.21.6.1 / 7.21.6.5 (snprintf).                               */
@@ -12,7 +12,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
-#include "../../harness/targets/target.h"
+#include "../../core/targets/target.h"
 #include "kern_printf.h"
 
 extern const struct scn_target scn_target_kernel;

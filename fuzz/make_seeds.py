@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""Writes the seed corpora corpus/fuzz/<fuzzer>/ (deterministic).
+
+Seeds for the byte-decoding fuzzers follow the grammar of
+core/case/case_decode.c behind the ctrl byte of fuzz/fuzz_core.h:
+one file per conversion of the dialect's table (with a few flag / width /
+precision / length / value variations), plus literal-only and mixed inputs.
+fuzz_parse gets case lines in the text form (docs/CASE_FORMAT.md).
+
+    /usr/bin/python3 fuzz/make_seeds.py [REPO]
+"""
+import os
+import sys
+
+ISO_TABLE = "diuoxXcsp%dxu" + "n" + "fFeEgGaAfeg"
+KERNEL_TABLE = "diuoxXcsp%dxus"
+
+
+def op_for(table, conv):
+    k = table.index(conv)
+    for op in range(0x38, 0x100):
+        if op % len(table) == k:
+            return op
+    raise ValueError(conv)
+
+
+def conv_item(table, conv, flags=0, wmode=0, pmode=0, lsel=0, vc=0, width=0, prec=0, value=b""):
+    out = bytes([op_for(table, conv), flags | (wmode << 5), pmode | (lsel << 2) | (vc << 5)])
+    if wmode in (1, 3):
+        out += bytes([width & 0xFF, width >> 8])
+    elif wmode == 2:
+        out += bytes([width & 0xFF, (width >> 8) & 0xFF])
+    if pmode == 1:
+        out += bytes([prec & 0xFF, prec >> 8])
+    elif pmode == 2:
+        out += bytes([prec & 0xFF, (prec >> 8) & 0xFF])
+    return out + value
+
+
+def literal(text):
+    b = text.encode()
+    assert 1 <= len(b) <= 16
+    return bytes([len(b) - 1]) + b
+
+
+def ctrl(size=0, kernel=0, robust=0, c23=0):
+    return bytes([(size << 3) | (c23 << 2) | (robust << 1) | kernel])
+
+
+def byte_seeds(table, kernel):
+    seeds = []
+    hdr = b"\x00"  # decoder header: not positional
+    for i, conv in enumerate(dict.fromkeys(table)):
+        if conv == "%":
+            seeds.append(ctrl(3, kernel) + hdr + literal("100") + conv_item(table, "%"))
+            continue
+        if conv == "n" and not kernel:
+            seeds.append(ctrl(2, kernel) + hdr + literal("abc") + conv_item(table, "n", lsel=i % 8))
+            continue
+        val = bytes([0x2A, 0x85, 0x13, 0x07, 0x40, 0x09, 0x21, 0xFB, 0x3F, 0x40])
+        # plain, then flags + literal width + precision, then '*' width
+        seeds.append(ctrl(i % 32, kernel) + hdr + conv_item(table, conv, vc=2, value=bytes([i * 7 % 32])))
+        seeds.append(ctrl((i * 5) % 32, kernel) + hdr + literal("[") +
+                     conv_item(table, conv, flags=(1 + i) % 32, wmode=1, pmode=1, lsel=i % 8, vc=4,
+                               width=8 + i, prec=3, value=val) + literal("]"))
+        if i % 3 == 0:
+            seeds.append(ctrl(1, kernel) + hdr +
+                         conv_item(table, conv, flags=1, wmode=2, pmode=2, vc=3, width=12, prec=2, value=b"\x90"))
+    # positional (ISO) and robust garbage
+    if not kernel:
+        seeds.append(ctrl(5) + b"\x05" + conv_item(table, "d", vc=2, value=b"\x03") +
+                     literal(",") + conv_item(table, "s", vc=5, value=b"\x05hello"))
+    seeds.append(ctrl(4, kernel, robust=1) + hdr + literal("ab") + b"\x30\x04\x01" + conv_item(table, "x"))
+    seeds.append(ctrl(0, kernel, robust=1) + hdr + literal("tail") + b"\x30\x03\x02")
+    return seeds
+
+
+PARSE_SEEDS = [
+    '"%-5d|" int:42',
+    '"%.3s" str:"hello"',
+    '"%a" double:0x1.8p+1',
+    '"%5.1Lf" ldouble:0xap-3 @0,1,5',
+    '"%2$s %1$d" int:7 str:"x"',
+    '"%ls" wstr:"caf\\u{e9}"',
+    '"ab%ncd" n:int',
+    '"%p %p" ptr:NULL ptr:0x7ffd1234',
+    '"%lc|%c" wint:233 int:65',
+    '"%zu %td %jd %lld" size:18446744073709551615 ptrdiff:-1 intmax:-9223372036854775808 llong:1',
+    '"\\x00\\t\\n\\"\\\\" @0',
+    '"%e %g %f" double:inf double:-nan double:-0x0p+0',
+    '"%hhn%hn%ln" n:schar n:short n:long',
+    '"%s" str:NULL',
+]
+
+
+def main():
+    repo = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    base = os.path.join(repo, "corpus", "fuzz")
+    sets = {
+        "fuzz_ref": byte_seeds(ISO_TABLE, 0) + byte_seeds(KERNEL_TABLE, 1)[::3],
+        "fuzz_iso_diff": byte_seeds(ISO_TABLE, 0),
+        "fuzz_kernel_diff": byte_seeds(KERNEL_TABLE, 1),
+        "fuzz_planted": byte_seeds(ISO_TABLE, 0)[::2],
+        "fuzz_parse": [s.encode() for s in PARSE_SEEDS] + byte_seeds(ISO_TABLE, 0)[::6],
+    }
+    for name, seeds in sets.items():
+        d = os.path.join(base, name)
+        os.makedirs(d, exist_ok=True)
+        for f in os.listdir(d):
+            if f.startswith("seed-"):
+                os.unlink(os.path.join(d, f))
+        for i, s in enumerate(seeds):
+            with open(os.path.join(d, "seed-%03d" % i), "wb") as fp:
+                fp.write(s)
+        print("%s: %d seeds" % (d, len(seeds)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,784 @@
+"""`scnfuzz certify`: certify a vendored snprintf/vsnprintf/scnprintf/vscnprintf.
+
+Builds the named function with ASan+UBSan (and edge coverage) into the
+driver programs/certify/scn_certify.c through a generated adapter, then runs,
+in order: the conformance corpus at every buffer size, the return-value
+suite of its kind, a coverage-guided differential campaign against the
+reference of its dialect. Each phase runs in a supervised driver (per-call
+time and memory limits, a fault budget) and must account for every case it
+planned. Writes certificate.json/.md/.html (and the runner's
+report.json/.md/.html/junit.xml) into --out.
+Exit: 0 certified, 1 not certified (reasons listed), 2 usage/build/set-up error.
+"""
+import argparse
+import collections
+import hashlib
+import html
+import json
+import math
+import os
+import pathlib
+import selectors
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+from . import anylibc, build, children
+from .errors import ScnError, SetupError, UsageError
+from .runs import Run, utc_iso
+
+ROOT = build.ROOT
+CC = os.environ.get("SCN_CERTIFY_CC", "clang-14")
+SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+BASE = ["-O1", "-g", "-Wall", "-Wextra", "-Werror"]
+KINDS = {"vsnprintf": 0, "snprintf": 1, "vscnprintf": 2, "scnprintf": 3}
+TRUNC_ORACLES = {"c99.ret-full-length", "c99.prefix", "nul-terminated", "size0-untouched", "overrun",
+                 "underrun", "scn.ret-le-size-1", "scn.size0-ret0", "scn.ret-eq-strlen", "scn.prefix",
+                 "families-agree", "n-consistent", "crash"}
+# decode flags of core/case/case.h (SCN_DECODE_*) by what --categories leaves out
+DEC_NO_FLOAT, DEC_NO_POS, DEC_NO_WIDE, DEC_NO_N = 1 << 2, 1 << 3, 1 << 4, 1 << 5
+
+
+class BuildError(ScnError):
+    pass
+
+
+def make_parser():
+    p = argparse.ArgumentParser(prog="scnfuzz certify", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--source", action="append", required=True, metavar="FILE.c")
+    p.add_argument("--include", action="append", default=[], metavar="DIR")
+    p.add_argument("--cflags", default="")
+    p.add_argument("--ldflags", default="")
+    p.add_argument("--function", required=True, metavar="NAME")
+    p.add_argument("--kind", required=True, choices=sorted(KINDS))
+    p.add_argument("--dialect", choices=["iso", "kernel"],
+                   help="default: kernel for scnprintf/vscnprintf, iso otherwise")
+    p.add_argument("--categories", metavar="LIST",
+                   help="comma list of corpus categories (or prefixes: int, float.f, ...) the claim covers")
+    p.add_argument("--time", type=float, default=60.0, metavar="SECONDS", help="fuzzing time (default 60)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--allow-as", metavar="TARGET",
+                   help="apply the rules of this target: the allowances (oracles/allowances.tsv) and its known "
+                        "bugs and gaps (oracles/known_bugs.tsv), e.g. glibc for a wrapper over glibc's vsnprintf; "
+                        "what it inherits is listed in the certificate")
+    p.add_argument("--call-limit", type=float, default=1.0, metavar="SECONDS",
+                   help="time limit of one call of the function (default 1, plus 1 s per MB of output)")
+    p.add_argument("--fault-budget", type=float, default=30.0, metavar="SECONDS",
+                   help="time fatal cases (timeouts, their reductions) may cost before the phases stop (default 30)")
+    p.add_argument("--phase-limit", type=float, default=600.0, metavar="SECONDS",
+                   help="wall-time limit of the conformance and return-value phases (default 600)")
+    p.add_argument("--out", metavar="DIR")
+    return p
+
+
+def _sha(p):
+    return hashlib.sha256(pathlib.Path(p).read_bytes()).hexdigest()
+
+
+def _compile(cmd, cwd):
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if p.returncode:
+        raise BuildError(f"build failed: {' '.join(shlex.quote(c) for c in cmd)}\n{p.stderr.strip()[-3000:]}")
+
+
+def project_objects():
+    """The project's libraries (reference, case model, oracles, differential)
+    compiled once with ASan+UBSan into build/certify/lib-<hash>/."""
+    srcs = sorted((ROOT / "impl/src").glob("*.c")) + [
+        ROOT / "core/case/case.c", ROOT / "core/case/case_decode.c", ROOT / "core/case/corpus.c",
+        ROOT / "core/targets/ref.c", ROOT / "programs/certify/scn_certify.c"] + \
+        [p for p in [ROOT / "core/targets/canonical.c"] if p.is_file()] + \
+        sorted((ROOT / "oracles").glob("*.c"))
+    hdrs = list((ROOT / "impl").rglob("*.h")) + list((ROOT / "core/case").glob("*.h")) + \
+        list((ROOT / "oracles").glob("*.h")) + [ROOT / "core/targets/target.h"] + \
+        list((ROOT / "oracles").glob("*.tsv"))
+    h = hashlib.sha256(CC.encode())
+    for p in srcs + sorted(hdrs):
+        h.update(str(p).encode())
+        h.update(p.read_bytes())
+    d = ROOT / "build" / "certify" / f"lib-{h.hexdigest()[:12]}"
+    done = d / "objects.txt"
+    if done.is_file():
+        return [pathlib.Path(x) for x in done.read_text().split()]
+    d.mkdir(parents=True, exist_ok=True)
+    for table in ("allowances", "known_bugs"):  # embedded as oracles/CMakeLists.txt does
+        arr = ",".join(str(b) for b in (ROOT / f"oracles/{table}.tsv").read_bytes())
+        (d / f"scn_{table}_data.h").write_text(
+            f"/* generated from oracles/{table}.tsv by scnfuzz certify */\n"
+            f"static const unsigned char scn_{table}_tsv[] = {{{arr},0}};\n")
+    inc = [f"-I{ROOT / 'impl/include'}", f"-I{ROOT / 'core/case'}", f"-I{ROOT / 'core/targets'}",
+           f"-I{ROOT / 'oracles'}", f"-I{d}"]
+    objs, procs = [], []
+    for s in srcs:
+        o = d / (s.parent.name + "_" + s.stem + ".o")
+        extra = ["-ffreestanding", f"-I{ROOT / 'impl/src'}"] if s.parent == ROOT / "impl/src" else []
+        cmd = [CC, "-std=gnu11"] + BASE + SAN + extra + inc + ["-c", str(s), "-o", str(o)]
+        procs.append((cmd, subprocess.Popen(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
+        objs.append(o)
+        if len(procs) >= 2:
+            _wait(procs.pop(0))
+    for pr in procs:
+        _wait(pr)
+    done.write_text("\n".join(str(o) for o in objs) + "\n")
+    return objs
+
+
+def _wait(pr):
+    cmd, p = pr
+    _, err = p.communicate()
+    if p.returncode:
+        raise SetupError(f"building the certification driver failed: {' '.join(cmd)}\n{err[-2000:]}")
+
+
+def adapter_source(name, kind, dialect):
+    variadic = kind in ("snprintf", "scnprintf")
+    proto = "..." if variadic else "va_list"
+    return f"""/* generated by scnfuzz certify: the adapter of {name} ({kind}, {dialect}) */
+#include <stdarg.h>
+#include <stddef.h>
+int {name}(char *buf, size_t size, const char *fmt, {proto});
+const int scn_cert_kind = {KINDS[kind]};
+const int scn_cert_dialect = {1 if dialect == 'kernel' else 0};
+const char scn_cert_name[] = "{name}";
+int (*const scn_cert_vfn)(char *, size_t, const char *, va_list) = {'NULL' if variadic else name};
+int (*const scn_cert_fn)(char *, size_t, const char *, ...) = {name if variadic else 'NULL'};
+"""
+
+
+def build_driver(args, dialect, wd):
+    objs = project_objects()
+    for s in args.source:
+        if not os.path.isfile(s):
+            raise BuildError(f"--source {s}: no such file")
+    if not args.function.isidentifier():
+        raise UsageError(f"--function {args.function!r} is not a C identifier")
+    (wd / "adapter.c").write_text(adapter_source(args.function, args.kind, dialect))
+    user = shlex.split(args.cflags) + [f"-I{os.path.abspath(i)}" for i in args.include]
+    cov = ["-fsanitize-coverage=trace-pc-guard"]
+    uobjs = []
+    for i, s in enumerate(args.source):
+        o = wd / f"src{i}.o"
+        _compile([CC, "-g", "-O1"] + SAN + cov + user + ["-c", os.path.abspath(s), "-o", str(o)], wd)
+        uobjs.append(o)
+    _compile([CC, "-std=gnu11"] + BASE + ["-c", str(wd / "adapter.c"), "-o", str(wd / "adapter.o")], wd)
+    exe = wd / "scn-certify"
+    _compile([CC] + SAN + [str(o) for o in uobjs] + [str(wd / "adapter.o")] + [str(o) for o in objs]
+             + shlex.split(args.ldflags) + ["-lm", "-o", str(exe)], wd)
+    return exe, {"compiler": _cc_version(), "cflags": " ".join(["-g", "-O1"] + SAN + cov + user),
+                 "ldflags": args.ldflags}
+
+
+def _cc_version():
+    p = subprocess.run([CC, "--version"], capture_output=True, text=True)
+    return p.stdout.splitlines()[0] if p.returncode == 0 and p.stdout else CC
+
+
+# ---------------------------------------------------------------- one phase
+
+GRACE = 30.0          # seconds the runner waits past the driver's own limits before stopping it
+REDUCE_SECONDS = 10.0  # the driver's bound on one fatal finding's reduction (scn_certify.c)
+
+
+class Phase:
+    """What one run of the driver said: its plan, result and finding lines,
+    its end record, and how it ended."""
+
+    def __init__(self, name):
+        self.name = name
+        self.plan = None
+        self.end = None
+        self.lines = []       # result / finding lines, in order
+        self.errors = []      # {"error": ...} lines
+        self.bad = []         # lines that are not JSON objects (excerpts)
+        self.rc = None
+        self.killed = False
+        self.skipped = None   # why it was not run
+        self.stdout = self.stderr = None
+        self.seconds = 0.0
+
+    def results(self):
+        """One line per planned case, by index (a fatal line wins: a fork
+        seen after a case's line is written gives a second line)."""
+        res = {}
+        for r in self.lines:
+            i = r.get("index")
+            if isinstance(i, int) and (i not in res or r.get("fatal")):
+                res[i] = r
+        return [res[i] for i in sorted(res)]
+
+
+def _stop(p):
+    """SIGTERM to the driver (it kills its worker and writes its end), then SIGKILL."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(p.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            p.wait(wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def run_driver(exe, name, argv, wd, opts, timeout):
+    """Runs one phase. The protocol is a pipe of its own (the driver's --fd),
+    read whole line by line with no length limit (kept as NAME.protocol);
+    what the function prints goes to NAME.stdout / NAME.stderr, sanitizer
+    reports to sanitizer-NAME.<pid>."""
+    ph = Phase(name)
+    ph.stdout, ph.stderr = wd / f"{name}.stdout", wd / f"{name}.stderr"
+    sanlog = wd / f"sanitizer-{name}"
+    env = dict(os.environ, ASAN_OPTIONS=f"log_path={sanlog}",
+               UBSAN_OPTIONS=f"log_path={sanlog}:print_stacktrace=1:halt_on_error=1")
+    r, w = os.pipe()
+    cmd = [str(exe), "--fd", str(w), "--sanitizer-log", str(sanlog)] + opts + argv
+    t0 = time.monotonic()
+    try:
+        # readable too: the driver quotes what the function wrote in its finding
+        with open(ph.stdout, "w+b") as out, open(ph.stderr, "w+b") as err:
+            # dies with us (SIGTERM: it kills its worker first); its memory
+            # limits are its own, per case (a sanitizer build cannot take RLIMIT_AS)
+            p = children.popen(cmd, cwd=wd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, pass_fds=(w,),
+                               env=env, mem=False, sig=signal.SIGTERM)
+    finally:
+        os.close(w)
+    buf = b""
+    sel = selectors.DefaultSelector()
+    sel.register(r, selectors.EVENT_READ)
+    gone_at = None
+    raw_log = open(wd / f"{name}.protocol", "wb")
+    try:
+        while True:
+            now = time.monotonic()
+            if gone_at is None and p.poll() is not None:
+                gone_at = now
+            if gone_at is not None and now - gone_at > 5:
+                break  # the driver is gone; something it left holds the pipe
+            if now - t0 > timeout and not ph.killed:
+                ph.killed = True
+                _stop(p)
+            if not sel.select(0.5):
+                continue
+            chunk = os.read(r, 1 << 20)
+            if not chunk:
+                break
+            buf += chunk
+            raw_log.write(chunk)
+            if b"\n" in chunk:
+                *whole, buf = buf.split(b"\n")
+                for raw in whole:
+                    _take(ph, raw)
+    except BaseException:  # interrupted: the driver and its workers go too
+        _stop(p)
+        raise
+    finally:
+        raw_log.close()
+        sel.close()
+        os.close(r)
+        try:  # the pipe closes as the driver exits: give it the rest of its time
+            p.wait(max(5.0, t0 + timeout - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            ph.killed = True
+            _stop(p)
+        ph.rc = p.wait()
+    if buf:
+        ph.bad.append("(a line cut short) " + buf[:120].decode("utf-8", "replace"))
+    ph.seconds = round(time.monotonic() - t0, 3)
+    return ph
+
+
+def _take(ph, raw):
+    try:
+        obj = json.loads(raw)
+    except ValueError:
+        obj = None
+    if not isinstance(obj, dict):
+        ph.bad.append(raw[:120].decode("utf-8", "replace"))
+    elif "plan" in obj:
+        ph.plan = obj["plan"]
+    elif "end" in obj:
+        ph.end = obj["end"]
+    elif "error" in obj:
+        ph.errors.append(str(obj["error"]))
+    else:
+        ph.lines.append(obj)
+
+
+def _tail(path, n=300):
+    try:
+        t = path.read_bytes().decode("utf-8", "replace").strip()
+    except (OSError, AttributeError):
+        return ""
+    return t[-n:]
+
+
+def account(ph, time_planned=None):
+    """Why phase ph does not count, if it does not: every planned case read
+    back (or the fuzz phase's whole time run), an end record, exit 0."""
+    if ph.skipped:
+        return [f"phase {ph.name} not run: {ph.skipped}"]
+    out = []
+    if ph.bad:
+        out.append(f"phase {ph.name}: {len(ph.bad)} unreadable line(s) on the driver's protocol "
+                   f"(first: {ph.bad[0]!r})")
+    for e in ph.errors[:3]:
+        out.append(f"phase {ph.name}: the driver reported: {e}")
+    if ph.plan is None:
+        return out + [f"phase {ph.name} did not start (driver exit {ph.rc}): {_tail(ph.stderr) or '(no message)'}"]
+    res = ph.results() if ph.name != "fuzz" else []
+    last = (res[-1].get("case") if res else None)
+    if ph.end is None:
+        how = "was stopped after its time limit" if ph.killed else f"exited with status {ph.rc}"
+        done = f"{len(res)} of {ph.plan.get('cases')} results" if ph.name != "fuzz" else "its findings so far"
+        return out + [f"phase {ph.name} ended early: the driver {how} without its end record, after {done}"
+                      + (f"; the last case reported: {last}" if last else "")]
+    e = ph.end
+    if not e.get("complete"):
+        what = (f"{e.get('run')} of {e.get('planned')} cases run" if ph.name != "fuzz"
+                else f"{e.get('executions')} executions in {e.get('seconds')} s of {time_planned} s")
+        out.append(f"phase {ph.name} did not run to its end: {e.get('reason')}: {what}"
+                   + (f"; the case being run: {e['case']}" if e.get("case") else ""))
+    elif ph.name != "fuzz" and len(res) != ph.plan.get("cases"):
+        out.append(f"phase {ph.name} reported {len(res)} of {ph.plan.get('cases')} planned results"
+                   + (f"; the last: {last}" if last else ""))
+    elif ph.name == "fuzz" and time_planned and not e.get("executions"):
+        out.append(f"phase fuzz ran 0 executions in {e.get('seconds')} s")
+    if ph.rc != 0:
+        out.append(f"phase {ph.name}: the driver exited with status {ph.rc}"
+                   + (" (stopped after its time limit)" if ph.killed else ""))
+    return out
+
+
+# ---------------------------------------------------------------- verdict
+
+def _in_claim(cat, claim):
+    return not claim or any(cat == c or cat.startswith(c + ".") for c in claim)
+
+
+def _case_named(r):
+    """The reduced case of a line's finding, and the case it came from."""
+    f = r.get("finding") if isinstance(r.get("finding"), dict) else {}
+    case = f.get("case") or r.get("case")
+    orig = r.get("case") or f.get("original_case")
+    return f"{case}" + (f" (reduced from {orig})" if orig and orig != case else "")
+
+
+def _group(lines):
+    """Lines by root-cause signature, in order of first appearance."""
+    g = collections.OrderedDict()
+    for ph, r in lines:
+        g.setdefault(r.get("signature") or r.get("oracle"), []).append((ph, r))
+    return g
+
+
+def _inherited(results, fz_find):
+    """Known bugs and gaps of the --allow-as target that the function shows."""
+    out = collections.OrderedDict()
+    for r in list(results) + list(fz_find):
+        f = r.get("finding") if isinstance(r.get("finding"), dict) else {}
+        rule = f.get("rule") or {}
+        if rule.get("kind") not in ("known-bug", "known-gap"):
+            continue
+        if r.get("status") not in (None, "known"):
+            continue
+        e = out.setdefault(rule["id"], {"id": rule["id"], "kind": rule["kind"], "citation": rule.get("citation", ""),
+                                        "cases": 0, "example": f.get("case") or r.get("case")})
+        e["cases"] += 1
+    return list(out.values())
+
+
+def _dialect_hint(args, dialect, cats, claimed):
+    """When a userspace function is judged as kernel dialect (the default of
+    the scnprintf kinds), most categories fail and what fails is what ISO C
+    expects: say so, and name --dialect iso."""
+    if dialect != "kernel" or not cats:
+        return None
+    bad = [c for c, v in cats.items() if v["verdict"] not in ("conforms", "inherits")]
+    exp = [r for r in claimed if r["status"] == "fail" and str(r.get("oracle", "")).startswith("expect.")]
+    iso = [r for r in exp if r.get("iso_matches")]
+    if 2 * len(bad) < len(cats) or not exp or 2 * len(iso) < len(exp):
+        return None
+    why = "the default for scnprintf kinds" if not args.dialect else "as asked"
+    return (f"the dialect does not fit: {len(bad)} of {len(cats)} categories fail in the kernel dialect ({why}), and "
+            f"{len(iso)} of {len(exp)} failing cases print exactly what ISO C expects: if {args.function} is a "
+            f"userspace function (e.g. a wrapper over the C library), certify it with --dialect iso")
+
+
+def _captured(phases):
+    """What the function printed, per phase (the certificate shows it)."""
+    out = {}
+    for ph in phases:
+        for stream in ("stdout", "stderr"):
+            path = getattr(ph, stream)
+            if path is None or not path.is_file() or not path.stat().st_size:
+                continue
+            with open(path, "rb") as f:
+                head = f.read(2000)
+            out.setdefault(ph.name, {})[stream] = {
+                "bytes": path.stat().st_size, "file": str(path),
+                "head": head.decode("utf-8", "backslashreplace")}
+    return out
+
+
+def _check_numbers(args):
+    for k in ("time", "call_limit", "fault_budget", "phase_limit"):
+        v = getattr(args, k)
+        if not math.isfinite(v) or v < 0 or v > 1e7 or (k in ("call_limit", "phase_limit") and v <= 0):
+            raise UsageError(f"--{k.replace('_', '-')} must be a finite number of seconds"
+                             f"{' > 0' if k in ('call_limit', 'phase_limit') else ' >= 0'} (got {v})")
+
+
+def certify(args):
+    _check_numbers(args)
+    dialect = args.dialect or ("kernel" if args.kind in ("scnprintf", "vscnprintf") else "iso")
+    claim = [c for c in (args.categories or "").split(",") if c]
+    run = Run.create("certify", args.out)
+    wd = run.path / "build"
+    wd.mkdir(exist_ok=True)
+    t0 = time.monotonic()
+    exe, binfo = build_driver(args, dialect, wd)
+    build_s = round(time.monotonic() - t0, 3)
+    files = [str(p) for p in sorted((ROOT / "corpus").glob("*.tsv"))]
+    common = ["--call-limit", repr(args.call_limit), "--phase-limit", repr(args.phase_limit)]
+    if args.allow_as:
+        common += ["--allow-as", args.allow_as]
+    slack = REDUCE_SECONDS + 2 * args.call_limit + GRACE
+    budget = args.fault_budget
+
+    def phase(name, argv, timeout):
+        nonlocal budget
+        if budget <= 0 and args.fault_budget > 0:
+            ph = Phase(name)
+            ph.skipped = f"the fault budget ({args.fault_budget:g} s) was spent by fatal cases of an earlier phase"
+            return ph
+        ph = run_driver(exe, name, argv, wd, common + ["--fault-budget", repr(max(budget, 0.0))], timeout)
+        if ph.end:
+            budget -= float(ph.end.get("fault_seconds") or 0)
+        return ph
+
+    # 1. conformance at every buffer size, 2. the return-value suite of its kind
+    conf = phase("conform", (["--categories", ",".join(claim)] if claim else []) + ["conform"] + files,
+                 args.phase_limit + args.fault_budget + slack)
+    if conf.plan is None and conf.rc == 2 and not conf.lines:
+        raise SetupError(f"the certification driver could not start: {_tail(conf.stderr) or conf.errors}")
+    retv = phase("retval", ["retval"], args.phase_limit + args.fault_budget + slack)
+    # 3. differential campaign
+    dec = 0
+    if claim:
+        if not any(_in_claim(c, claim) for c in ("float.a", "float.e", "float.f", "float.g")):
+            dec |= DEC_NO_FLOAT
+        if not _in_claim("positional", claim):
+            dec |= DEC_NO_POS
+        if not any(_in_claim(c, claim) for c in ("wide.lc", "wide.ls")):
+            dec |= DEC_NO_WIDE
+        if not _in_claim("n", claim):
+            dec |= DEC_NO_N
+    fuzz = phase("fuzz", ["fuzz", repr(args.time), str(args.seed), str(dec)], args.time + 30 + slack)
+    phases = [conf, retv, fuzz]
+
+    # what each phase found
+    results = conf.results()
+    claimed = [r for r in results if _in_claim(r.get("category", ""), claim)]
+    rv = retv.results()
+    rv_fail = [r for r in rv if r.get("status") == "fail"]
+    fz_find = [r for r in fuzz.lines if isinstance(r.get("finding"), dict)]
+    fails = [r for r in claimed if r.get("status") == "fail"]
+    fz_bad = [r for r in fz_find if r["finding"].get("classification") not in
+              ("implementation-defined", "known-bug", "known-gap")]
+    found = [("conform", r) for r in fails] + [("retval", r) for r in rv_fail] + [("fuzz", r) for r in fz_bad]
+
+    # verdicts per category: inherited known bugs/gaps count as met here and are listed apart
+    as_met = [dict(r, status="pass") if r.get("status") == "known" else r for r in claimed]
+    feats = anylibc.feature_support(as_met)
+    cats = anylibc.category_verdicts(as_met, feats)
+    known_by_cat = collections.Counter(r.get("category") for r in claimed if r.get("status") == "known")
+    for cat, v in cats.items():
+        v["inherited"] = known_by_cat.get(cat, 0)
+        if v["verdict"] == "conforms" and v["inherited"]:
+            v["verdict"] = "inherits"
+    inherited = _inherited(claimed, fz_find)
+
+    by_oracle = collections.Counter(r.get("oracle") for _, r in found)
+    mem = sorted({r.get("oracle") for _, r in found if r.get("class") == "memory-safety" or
+                  (r.get("finding") or {}).get("classification") == "memory-safety"})
+    trunc_fired = sorted(o for o in by_oracle if o in TRUNC_ORACLES)
+    fam = "scn" if args.kind in ("scnprintf", "vscnprintf") else "c99"
+
+    reasons = []
+    hint = _dialect_hint(args, dialect, cats, claimed)
+    if hint:
+        reasons.append(hint)
+    # fatal cases and side effects first: each root cause once, with its case
+    for sig, grp in _group([(p, r) for p, r in found if r.get("fatal") or
+                            str(r.get("oracle")).startswith("writes-")]).items():
+        p, r = grp[0]
+        more = f"; {len(grp)} cases" if len(grp) > 1 else ""
+        reasons.append(f"{r.get('oracle')} ({r.get('class')}) in phase {p}: {r.get('detail', '')} "
+                       f"on {_case_named(r)}{more}")
+    for ph in phases:
+        reasons += account(ph, args.time if ph.name == "fuzz" else None)
+    for cat, v in cats.items():
+        if v["verdict"] in ("conforms", "inherits"):
+            continue
+        ex = next((r for r in fails if r.get("category") == cat), None) or \
+            next((r for r in claimed if r.get("category") == cat and r.get("note") == "impl-differs"), {})
+        reasons.append(f"category {cat} {v['verdict']}: {v['fail']} of {v['cases']} cases fail"
+                       + ("" if v["fail"] else " but its implementation-defined outputs show a lacking feature")
+                       + f" (first: {ex.get('case')} -> oracle {ex.get('oracle')}"
+                       + (f"; reduced: {ex['finding']['case']}" if isinstance(ex.get("finding"), dict)
+                          and ex["finding"].get("case") != ex.get("case") else "") + ")")
+    for o in trunc_fired:
+        ex = next(r for _, r in found if r.get("oracle") == o)
+        reasons.append(f"oracle {o} fired (e.g. {_case_named(ex)}: {ex.get('detail', '')})")
+    for o in mem:
+        if o not in trunc_fired and not any(r.get("fatal") for _, r in found if r.get("oracle") == o):
+            ex = next(r for _, r in found if r.get("oracle") == o)
+            reasons.append(f"memory safety: oracle {o} fired (e.g. {_case_named(ex)}: {ex.get('detail', '')})")
+    for sig, grp in _group([("fuzz", r) for r in fz_bad if r.get("oracle") == "differential"]).items():
+        r = grp[0][1]
+        reasons.append(f"differential divergence from the reference: {_case_named(r)} "
+                       f"({r['finding'].get('detail', '')}) [{sig}]")
+    if not claimed and conf.plan is not None and not conf.plan.get("cases"):
+        reasons.append("the conformance phase has no case in the claimed categories"
+                       + (f" ({args.categories})" if args.categories else ""))
+    seen = set()
+    reasons = [x for x in reasons if not (x in seen or seen.add(x))]
+    certified = not reasons
+    fz_end = fuzz.end or {}
+
+    def phase_info(ph):
+        e = ph.end or {}
+        return {"planned": (ph.plan or {}).get("cases", (ph.plan or {}).get("seconds")), "complete": bool(e.get("complete")),
+                "run": e.get("run"), "deaths": e.get("deaths", 0), "restarts": e.get("restarts", 0),
+                "fault_seconds": e.get("fault_seconds", 0), "exit": ph.rc, "wall_seconds": ph.seconds,
+                "skipped": ph.skipped, "stopped": e.get("reason"), "stopped_at": e.get("case")}
+
+    cert = {
+        "certificate_schema": 2,
+        "generated": utc_iso(),
+        "verdict": "certified" if certified else "not certified",
+        "reasons": reasons,
+        "function": args.function, "kind": args.kind, "family": fam, "dialect": dialect,
+        "claim": {"categories": claim or "all"},
+        "sources": [{"path": s, "sha256": _sha(s)} for s in args.source],
+        "build": binfo | {"includes": args.include, "adapter": "generated (variadic call by argument class)"
+                          if args.kind in ("snprintf", "scnprintf") else "generated (va_list entry)"},
+        "categories": {k: v["verdict"] for k, v in cats.items()},
+        "category_counts": cats,
+        "features": feats,
+        "inherits": {"from": args.allow_as, "rules": inherited} if args.allow_as else None,
+        "oracles_fired": dict(by_oracle),
+        "truncation_semantics": {"family": fam, "verdict": "correct" if not trunc_fired else "violated",
+                                 "oracles": trunc_fired},
+        "memory_safety": {"verdict": "no violation seen" if not mem else "violated", "oracles": mem,
+                          "sanitizers": "AddressSanitizer (exact-size copies of the format and string arguments, "
+                                        "redzones of 128 bytes) + UndefinedBehaviorSanitizer, guard page after "
+                                        "the buffer"},
+        "limits": {"call_limit_s": args.call_limit, "call_limit_per_mb_s": 1.0, "memory_limit_mb": 512,
+                   "fault_budget_s": args.fault_budget, "phase_limit_s": args.phase_limit},
+        "captured_output": _captured(phases),
+        "sanitizer_logs": sorted(str(p) for p in wd.glob("sanitizer-*")),
+        "phases": {
+            "conform": phase_info(conf) | {"results": len(results), "claimed": len(claimed), "failing": len(fails),
+                                           "inherited": sum(1 for r in claimed if r.get("status") == "known")},
+            "retval": phase_info(retv) | {"cases": len(rv), "failing": len(rv_fail), "findings": rv_fail[:20]},
+            "fuzz": phase_info(fuzz) | {
+                "seconds": fz_end.get("seconds", 0), "executions": fz_end.get("executions", 0),
+                "coverage_edges": fz_end.get("coverage_edges", 0), "coverage_total": fz_end.get("coverage_total", 0),
+                "corpus": fz_end.get("corpus", 0), "findings": fz_find[:40], "decode_flags": dec, "seed": args.seed,
+                "allowances_of": args.allow_as or "(none: only entries for every target)",
+                "reference": "ref-kernel" if dialect == "kernel" else "ref"},
+        },
+        "build_s": build_s,
+        "duration_s": round(time.monotonic() - t0, 3),
+    }
+    cert["executions"] = len(results) + len(rv) + (fz_end.get("executions") or 0)
+    _write_run(run, args, cert, results, rv_fail, fz_find)
+    (run.path / "certificate.json").write_text(json.dumps(cert, indent=1) + "\n")
+    (run.path / "certificate.md").write_text(render_md(cert, claimed))
+    (run.path / "certificate.html").write_text(render_html(cert, claimed))
+    return cert, run
+
+
+def _write_run(run, args, cert, results, rv_fail, fz_find):
+    """The runner's report (report.json/.md/.html, junit.xml) of the same run."""
+    try:
+        from . import report
+    except ImportError:
+        return
+    target = {"name": args.function, "dialect": cert["dialect"], "version": "vendored",
+              "scnprintf": "native" if cert["family"] == "scn" else "wrapped", "where": "in-process (certify)"}
+    claim = [] if cert["claim"]["categories"] == "all" else cert["claim"]["categories"]
+    results = [r for r in results if _in_claim(r.get("category", ""), claim)]  # the claim is what is reported
+    with open(run.path / "conform.jsonl", "w") as f:
+        for r in results:  # an inherited known bug is a failure a rule explains, as scn-conform writes it
+            f.write(json.dumps(dict(r, status="fail") if r.get("status") == "known" else r) + "\n")
+    run.add_part({"kind": "conform", "started": cert["generated"], "targets": [target], "dialect": cert["dialect"],
+                  "results": "conform.jsonl", "status": "done", "cases_run": len(results),
+                  "results_count": len(results), "duration_s": cert["duration_s"]})
+    for r in results + rv_fail + fz_find:  # the driver's records (docs/FINDINGS.md)
+        if r.get("status") in ("fail", "known") or "status" not in r:
+            if isinstance(r.get("finding"), dict):
+                run.append_finding(r["finding"])
+    run.add_part({"kind": "fuzz", "started": cert["generated"], "targets": [target],
+                  "executions": cert["phases"]["fuzz"]["executions"],
+                  "duration_s": cert["phases"]["fuzz"]["seconds"], "status": "done"})
+    run.meta["certificate"] = {"verdict": cert["verdict"], "function": args.function}
+    run.save()
+    try:
+        report.build_report(run)
+    except Exception as e:  # the report is a by-product; the certificate stands alone
+        (run.path / "report-error.txt").write_text(f"{type(e).__name__}: {e}\n")
+
+
+def _phase_line(name, p):
+    if p.get("skipped"):
+        return f"- {name}: **not run** ({p['skipped']})"
+    done = "complete" if p.get("complete") else f"**incomplete** ({p.get('stopped') or 'no end record'})"
+    extra = f", {p['deaths']} fatal case(s)" if p.get("deaths") else ""
+    return f"- {name}: {done}, {p.get('run')} of {p.get('planned')} run{extra}, exit {p.get('exit')}, {p.get('wall_seconds')} s"
+
+
+def render_md(c, claimed):
+    L = [f"# Certificate: `{c['function']}` ({c['kind']}, {c['dialect']} dialect)", "",
+         f"**Verdict: {c['verdict'].upper()}**", ""]
+    if c["reasons"]:
+        L += ["## Reasons", ""] + [f"- {r}" for r in c["reasons"]] + [""]
+    L += ["## Claim and build", "",
+          f"- categories claimed: {c['claim']['categories'] if c['claim']['categories'] == 'all' else ', '.join(c['claim']['categories'])}",
+          f"- compiler: {c['build']['compiler']}", f"- flags: `{c['build']['cflags']}`",
+          f"- adapter: {c['build']['adapter']}"]
+    L += [f"- source `{s['path']}` sha256 `{s['sha256']}`" for s in c["sources"]]
+    t, m, fz = c["truncation_semantics"], c["memory_safety"], c["phases"]["fuzz"]
+    lim = c["limits"]
+    L += ["", "## Results", "",
+          f"- truncation semantics ({t['family']} family): **{t['verdict']}**" +
+          (f" ({', '.join(t['oracles'])})" if t["oracles"] else ""),
+          f"- memory safety: **{m['verdict']}**" + (f" ({', '.join(m['oracles'])})" if m["oracles"] else "")
+          + f"; {m['sanitizers']}",
+          f"- conformance: {c['phases']['conform']['claimed']} cases at every buffer size, "
+          f"{c['phases']['conform']['failing']} failing, {c['phases']['conform']['inherited']} inherited",
+          f"- return-value suite: {c['phases']['retval']['cases']} cases, {c['phases']['retval']['failing']} failing",
+          f"- differential fuzzing vs {fz['reference']}: {fz['executions']} executions in {fz['seconds']} s, "
+          f"coverage {fz['coverage_edges']} of {fz['coverage_total']} edges of the vendored code, "
+          f"{len(fz['findings'])} finding(s)",
+          f"- executions in all: {c['executions']}",
+          f"- limits: {lim['call_limit_s']} s per call (+{lim['call_limit_per_mb_s']} s per MB of output), "
+          f"{lim['memory_limit_mb']} MB of memory per case (+64 bytes per output byte), fault budget "
+          f"{lim['fault_budget_s']} s, phase limit {lim['phase_limit_s']} s", "",
+          "## Phases", ""] + [_phase_line(k, v) for k, v in c["phases"].items()]
+    inh = c.get("inherits")
+    if inh:
+        L += ["", f"## Inherited from {inh['from']}", ""]
+        if inh["rules"]:
+            L += ["| rule | kind | cases | example | citation |", "|---|---|---|---|---|"]
+            L += [f"| {r['id']} | {r['kind']} | {r['cases']} | `{r['example']}` | {r['citation']} |" for r in inh["rules"]]
+        else:
+            L.append("No known bug or gap of it was met.")
+    L += ["", "## Categories", "", "| category | verdict | cases | pass | fail | inherited |", "|---|---|---|---|---|---|"]
+    for k, v in c["category_counts"].items():
+        L.append(f"| {k} | {v['verdict']} | {v['cases']} | {v['pass']} | {v['fail']} | {v.get('inherited', 0)} |")
+    if c["oracles_fired"]:
+        L += ["", "## Oracles that fired", "", "| oracle | count |", "|---|---|"]
+        L += [f"| {k} | {v} |" for k, v in sorted(c["oracles_fired"].items())]
+    if c["captured_output"]:
+        L += ["", "## What the function printed", ""]
+        for ph, streams in c["captured_output"].items():
+            for s, v in streams.items():
+                L += [f"{ph}, {s}: {v['bytes']} bytes (`{v['file']}`), first lines:", "", "```",
+                      v["head"][:1000].replace("```", "'''"), "```", ""]
+    return "\n".join(L) + "\n"
+
+
+CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1000px;color:#222;padding:0 1em}
+h1{font-size:1.5em}.v{display:inline-block;padding:.3em .8em;border-radius:4px;font-weight:700;color:#fff}
+.ok{background:#2a7d3b}.bad{background:#b3261e}table{border-collapse:collapse;margin:.5em 0}
+td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}th{background:#f3f3f3}
+code{background:#f4f4f4;padding:0 .25em;border-radius:3px;word-break:break-all}
+pre{background:#f4f4f4;padding:.5em;white-space:pre-wrap;word-break:break-all}
+.conforms,.inherits{color:#2a7d3b}.deviates,.violated{color:#b3261e;font-weight:600}.unsupported{color:#8a6d00}
+ul.r li{margin:.3em 0}dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}"""
+
+
+def render_html(c, claimed):
+    e = html.escape
+    ok = c["verdict"] == "certified"
+    t, m, fz = c["truncation_semantics"], c["memory_safety"], c["phases"]["fuzz"]
+    h = [f"<!doctype html><html><head><meta charset='utf-8'><title>Certificate: {e(c['function'])}</title>"
+         f"<style>{CSS}</style></head><body>",
+         f"<h1>Certificate: <code>{e(c['function'])}</code> ({e(c['kind'])}, {e(c['dialect'])} dialect)</h1>",
+         f"<p><span class='v {'ok' if ok else 'bad'}'>{e(c['verdict'].upper())}</span></p>"]
+    if c["reasons"]:
+        h.append("<h2>Reasons</h2><ul class='r'>" + "".join(f"<li>{e(r)}</li>" for r in c["reasons"][:30]) + "</ul>")
+    h.append("<h2>Summary</h2><dl>")
+    for k, v in [("truncation semantics", f"<span class='{e(t['verdict'])}'>{e(t['verdict'])}</span> ({e(t['family'])} family)"
+                  + (f": {e(', '.join(t['oracles']))}" if t["oracles"] else "")),
+                 ("memory safety", f"<span class='{'violated' if m['oracles'] else 'conforms'}'>{e(m['verdict'])}</span>"
+                  + (f": {e(', '.join(m['oracles']))}" if m["oracles"] else "")),
+                 ("conformance", f"{c['phases']['conform']['claimed']} cases, every buffer size, "
+                  f"{c['phases']['conform']['failing']} failing, {c['phases']['conform']['inherited']} inherited"),
+                 ("return-value suite", f"{c['phases']['retval']['cases']} cases, {c['phases']['retval']['failing']} failing"),
+                 ("differential fuzzing", f"vs {e(fz['reference'])}: {fz['executions']} executions in {fz['seconds']} s, "
+                  f"coverage {fz['coverage_edges']}/{fz['coverage_total']} edges, {len(fz['findings'])} finding(s)"),
+                 ("claim", e(c['claim']['categories'] if c['claim']['categories'] == 'all' else ', '.join(c['claim']['categories']))), ("compiler", e(c["build"]["compiler"])),
+                 ("flags", f"<code>{e(c['build']['cflags'])}</code>")]:
+        h.append(f"<dt>{e(k)}</dt><dd>{v}</dd>")
+    for s in c["sources"]:
+        h.append(f"<dt>source</dt><dd><code>{e(os.path.basename(s['path']))}</code> sha256 <code>{e(s['sha256'])}</code></dd>")
+    h.append("</dl><h2>Phases</h2><ul>" + "".join(f"<li>{e(_phase_line(k, v)[2:].replace('**', ''))}</li>"
+                                                    for k, v in c["phases"].items()) + "</ul>")
+    inh = c.get("inherits")
+    if inh and inh["rules"]:
+        h.append(f"<h2>Inherited from {e(inh['from'])}</h2><table><tr><th>rule</th><th>kind</th><th>cases</th>"
+                 "<th>example</th><th>citation</th></tr>" + "".join(
+                     f"<tr><td>{e(r['id'])}</td><td>{e(r['kind'])}</td><td>{r['cases']}</td><td><code>{e(str(r['example']))}"
+                     f"</code></td><td>{e(r['citation'])}</td></tr>" for r in inh["rules"]) + "</table>")
+    h.append("<h2>Categories</h2><table><tr><th>category</th><th>verdict</th><th>cases</th><th>pass</th><th>fail</th>"
+             "<th>inherited</th></tr>")
+    for k, v in c["category_counts"].items():
+        h.append(f"<tr><td>{e(k)}</td><td class='{e(v['verdict'])}'>{e(v['verdict'])}</td><td>{v['cases']}</td>"
+                 f"<td>{v['pass']}</td><td>{v['fail']}</td><td>{v.get('inherited', 0)}</td></tr>")
+    h.append("</table>")
+    if c["oracles_fired"]:
+        h.append("<h2>Oracles that fired</h2><table><tr><th>oracle</th><th>count</th></tr>" +
+                 "".join(f"<tr><td>{e(str(k))}</td><td>{v}</td></tr>" for k, v in sorted(c["oracles_fired"].items(), key=str))
+                 + "</table>")
+    ex = [r for r in claimed if r.get("status") == "fail"][:10] + c["phases"]["retval"]["findings"][:5] + fz["findings"][:5]
+    if ex:
+        h.append("<h2>Examples</h2><table><tr><th>phase</th><th>case</th><th>oracle</th><th>detail</th></tr>")
+        for r in ex:
+            det = r.get("detail") or (f"expected {r.get('expected')}, got {r.get('actual')}" if r.get("expected") else "")
+            h.append(f"<tr><td>{e(r.get('phase', ''))}</td><td><code>{e(_case_named(r))}</code></td><td>{e(str(r.get('oracle')))}</td>"
+                     f"<td>{e(det)}</td></tr>")
+        h.append("</table>")
+    if c["captured_output"]:
+        h.append("<h2>What the function printed</h2>")
+        for ph, streams in c["captured_output"].items():
+            for s, v in streams.items():
+                h.append(f"<p>{e(ph)}, {e(s)}: {v['bytes']} bytes</p><pre>{e(v['head'][:1000])}</pre>")
+    h.append("</body></html>")
+    return "\n".join(h) + "\n"
+
+
+def main(argv):
+    try:
+        args = make_parser().parse_args(argv)
+    except SystemExit as e:
+        return 2 if e.code else 0
+    try:
+        cert, run = certify(args)
+    except ScnError as e:
+        sys.stderr.write(f"scnfuzz certify: {e}\n")
+        return 2
+    print(f"scnfuzz certify: {cert['function']}: {cert['verdict'].upper()}")
+    for r in cert["reasons"][:20]:
+        print(f"  - {r}")
+    inh = (cert.get("inherits") or {}).get("rules") or []
+    if inh:
+        print(f"  inherits from {cert['inherits']['from']}: " + ", ".join(f"{r['id']} ({r['cases']})" for r in inh))
+    print(f"scnfuzz certify: certificate: {run.path / 'certificate.md'}")
+    return 0 if cert["verdict"] == "certified" else 1

@@ -1,0 +1,40 @@
+"""The fuzzers, as fuzz/fuzzers.tsv lists them (the one list)."""
+import collections
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+TSV = ROOT / "fuzz" / "fuzzers.tsv"
+
+Fuzzer = collections.namedtuple("Fuzzer", "name config targets dialect ship what")
+
+
+def load(path=TSV):
+    out = collections.OrderedDict()
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, config, targets, dialect, ship, what = line.split("\t")
+        out[name] = Fuzzer(name, config, [] if targets == "-" else targets.split(","), dialect, ship == "yes", what)
+    return out
+
+
+ALL = load()
+NAMES = tuple(ALL)
+# fuzzer -> (its targets, dialect), as configured in fuzz/fuzz_configs.c
+TARGETS = {f.name: (f.targets, f.dialect) for f in ALL.values()}
+# fuzzer -> the scn-replay --fuzzer configuration that decodes its inputs
+REPLAY_CONFIG = {f.name: f.config for f in ALL.values()}
+
+
+def _planted_names(path=ROOT / "fuzz" / "planted.c"):
+    """The planted bugs, as fuzz/planted.c lists them (fz_planted_names):
+    the C list is the one the fuzzers read SCN_PLANTED against."""
+    import re
+    try:
+        m = re.search(r"fz_planted_names\[\]\s*=\s*\{(.*?)\}", path.read_text(), re.S)
+    except OSError:
+        m = None
+    return tuple(re.findall(r'"([^"]+)"', m.group(1))) if m else ()
+
+
+PLANTED = _planted_names()
