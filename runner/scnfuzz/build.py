@@ -16,8 +16,8 @@ import sys
 
 from . import children, fuzzers
 from .errors import SetupError
+from .tree import ROOT
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
 TOOL_SUBDIR = {"scn-conform": "programs", "scn-replay": "fuzz"}
 FUZZERS = fuzzers.NAMES
 _checked = set()

@@ -1,8 +1,7 @@
 """The fuzzers, as fuzz/fuzzers.tsv lists them (the one list)."""
 import collections
-import pathlib
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+from .tree import ROOT
 TSV = ROOT / "fuzz" / "fuzzers.tsv"
 
 Fuzzer = collections.namedtuple("Fuzzer", "name config targets dialect ship what")
