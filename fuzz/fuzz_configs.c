@@ -1,67 +1,111 @@
-/* The fuzzers' configurations (shared by the libFuzzer/AFL++ harnesses and
- * scn-replay, so that a reproducer replays exactly as it was fuzzed). */
+/* The fuzzers' configurations, read from the one list of fuzzers
+ * (fuzz/fuzzers.tsv, embedded at build time): shared by the libFuzzer/AFL++
+ * harnesses and scn-replay, so that a reproducer replays exactly as it was
+ * fuzzed. The row named fuzz_<config> defines the configuration <config>;
+ * the columns and settings are documented at the top of fuzzers.tsv. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_core.h"
+#include "fuzzers_tsv.h" /* scn_fuzzers_tsv[] */
+
+/* the configuration's name outlives the table's copy it was read from */
+static const char *intern(const char *s)
+{
+    static char names[8][32];
+    static int n;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], s)) return names[i];
+    if (n == 8) return "fuzzer";
+    snprintf(names[n], sizeof names[n], "%s", s);
+    return names[n++];
+}
+
+static const struct scn_target *target_named(const char *name)
+{
+    return strcmp(name, "planted") ? scn_target_find(name) : fz_planted_target();
+}
+
+static int bad(const char *fuzzer, const char *what, const char *word)
+{
+    fprintf(stderr, "scnfuzz: fuzz/fuzzers.tsv, %s: %s \"%s\"\n", fuzzer, what, word);
+    return -1;
+}
+
+static int set_targets(struct fz_config *cfg, char *list)
+{
+    if (!strcmp(list, "-")) return 0;
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        const struct scn_target *tg = target_named(t);
+        if (tg) fz_add_target(cfg, tg->dialect, tg); /* not built here: left out */
+    }
+    return 0;
+}
+
+static int set_skip(struct fz_config *cfg, char *list)
+{
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        for (int d = 0; d < 2; d++)
+            for (size_t i = 0; i < cfg->ntargets[d]; i++)
+                if (!strcmp(cfg->targets[d][i]->name, t)) cfg->sampled_skip[d] |= 1u << i;
+    return 0;
+}
+
+static int set_settings(struct fz_config *cfg, char *words)
+{
+    if (!strcmp(words, "-")) return 0;
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        char *val = strchr(w, '=');
+        if (val) *val++ = '\0';
+        if (!strcmp(w, "differential") && !val) cfg->differential = 1;
+        else if (!strcmp(w, "c23") && !val) cfg->allow_c23 = 1;
+        else if (!strcmp(w, "no_robust") && !val) cfg->no_robust = 1;
+        else if (!strcmp(w, "no_repeat") && !val) cfg->no_repeat = 1;
+        else if (!strcmp(w, "no_scn") && !val) cfg->no_scn = 1;
+        else if (!strcmp(w, "oracle_every") && val && *val && strspn(val, "0123456789") == strlen(val))
+            cfg->oracle_every = (unsigned)strtoul(val, NULL, 10);
+        else if (!strcmp(w, "sampled_skip") && val) set_skip(cfg, val);
+        else if (!strcmp(w, "decode") && val && !strcmp(val, "short_ld")) cfg->decode_flags |= SCN_DECODE_SHORT_LD;
+        else if (!strcmp(w, "decode") && val && !strcmp(val, "no_wide")) cfg->decode_flags |= SCN_DECODE_NO_WIDE;
+        else return bad(cfg->name, "unknown setting", w);
+    }
+    return 0;
+}
 
 int fz_config_by_name(const char *name, struct fz_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    if (!strcmp(name, "ref")) {
-        /* the reference alone vs the oracles; the input chooses the dialect */
-        cfg->name = "ref";
-        cfg->mode = FZ_FROM_INPUT;
-        cfg->allow_c23 = 1;
-        fz_add_target(cfg, SCN_DIALECT_ISO, scn_target_find("ref"));
-        fz_add_target(cfg, SCN_DIALECT_KERNEL, scn_target_find("ref-kernel"));
-    } else if (!strcmp(name, "iso_diff")) {
-        /* ref, glibc, musl (when built): the differential on every input,
-         * the per-size C99-family oracles of glibc and musl on every 64th
-         * (the conformance suite checks every size of every corpus case on
-         * glibc and musl; on every 32nd they took a tenth of the time, and
-         * the coverage fence keeps the rate out of the feedback). The
-         * reference's oracles, both families at every size, are fuzz_ref's
-         * job, on every input. No C23: musl 1.2.3 has no %b/wN. No long
-         * double beyond 2^+-1100 in decimal conversions (case.h
-         * SCN_DECODE_SHORT_LD: milliseconds each in glibc and musl).
-         * (README, "Fuzzer throughput".) */
-        cfg->name = "iso_diff";
-        cfg->mode = FZ_FIXED_ISO;
-        cfg->differential = 1;
-        cfg->no_repeat = 1;
-        cfg->no_scn = 1;
-        cfg->oracle_every = 64;
-        cfg->sampled_skip[SCN_DIALECT_ISO] = 1u << 0; /* ref */
-        cfg->decode_flags = SCN_DECODE_SHORT_LD;
-        fz_add_target(cfg, SCN_DIALECT_ISO, scn_target_find("ref"));
-        fz_add_target(cfg, SCN_DIALECT_ISO, scn_target_find("glibc"));
-        fz_add_target(cfg, SCN_DIALECT_ISO, scn_target_find("musl"));
-    } else if (!strcmp(name, "kernel_diff")) {
-        cfg->name = "kernel_diff";
-        cfg->mode = FZ_FIXED_KERNEL;
-        cfg->differential = 1;
-        cfg->no_repeat = 1;
-        fz_add_target(cfg, SCN_DIALECT_KERNEL, scn_target_find("ref-kernel"));
-        fz_add_target(cfg, SCN_DIALECT_KERNEL, scn_target_find("kernel"));
-    } else if (!strcmp(name, "planted")) {
-        /* the planted bug (env SCN_PLANTED) beside the reference it wraps;
-         * well-defined cases without wide characters only: what the planted
-         * bugs are about, and no encoding errors (where the reference's
-         * scnprintf family and the families-agree oracle disagree) */
-        cfg->name = "planted";
-        cfg->mode = FZ_FIXED_ISO;
-        cfg->no_robust = 1;
-        cfg->decode_flags = SCN_DECODE_NO_WIDE;
-        cfg->differential = 1;
-        /* the per-size oracles (what finds the scnprintf-family bugs, on
-         * nearly any input) on every 8th input, the differential (what finds
-         * the conversion and count bugs) on all: several times the
-         * executions per second (README, "Detection power") */
-        cfg->oracle_every = 8;
-        fz_add_target(cfg, SCN_DIALECT_ISO, scn_target_find("ref"));
-        fz_add_target(cfg, SCN_DIALECT_ISO, fz_planted_target());
-    } else {
-        return -1;
+    /* a copy of the table: strtok_r splits it in place */
+    char *text = strdup((const char *)scn_fuzzers_tsv);
+    if (!text) return -1;
+    int rc = -1;
+    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (*line == '#' || strncmp(line, "fuzz_", 5)) continue;
+        char *col[7];
+        int n = 0;
+        for (char *p = line; n < 7; n++) {
+            col[n] = p;
+            p = strchr(p, '\t');
+            if (!p) { n++; break; }
+            *p++ = '\0';
+        }
+        if (n != 7) {
+            rc = bad(line, "not 7 tab-separated columns", line);
+            break;
+        }
+        if (strcmp(col[0] + 5, name) || strcmp(col[1], name)) continue;
+        cfg->name = intern(name);
+        if (!strcmp(col[3], "*")) cfg->mode = FZ_FROM_INPUT;
+        else if (!strcmp(col[3], "iso")) cfg->mode = FZ_FIXED_ISO;
+        else if (!strcmp(col[3], "kernel")) cfg->mode = FZ_FIXED_KERNEL;
+        else {
+            rc = bad(col[0], "unknown dialect", col[3]);
+            break;
+        }
+        rc = set_targets(cfg, col[2]) || set_settings(cfg, col[5]) ? -1 : 0;
+        break;
     }
-    return 0;
+    free(text);
+    return rc;
 }

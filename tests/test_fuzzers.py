@@ -347,7 +347,7 @@ def test_the_list_of_fuzzers_is_complete(fuzz_build):
     harnesses = {p.stem for p in fz.glob("fuzz_*.c")} - {"fuzz_core", "fuzz_configs"}
     assert harnesses == {r[0] for r in rows}, harnesses ^ {r[0] for r in rows}
     replay = binary(fuzz_build, "scn-replay")
-    for name, config, targets, dialect, ship, what in rows:
+    for name, config, targets, dialect, ship, settings, what in rows:
         assert (fz / f"{name}.options").is_file() and what and ship in ("yes", "no"), name
         assert (REPO / "corpus" / "fuzz" / name).is_dir(), name
         binary(fuzz_build, name)

@@ -4,7 +4,7 @@ import collections
 from .tree import ROOT
 TSV = ROOT / "fuzz" / "fuzzers.tsv"
 
-Fuzzer = collections.namedtuple("Fuzzer", "name config targets dialect ship what")
+Fuzzer = collections.namedtuple("Fuzzer", "name config targets dialect ship settings what")
 
 
 def load(path=TSV):
@@ -12,8 +12,9 @@ def load(path=TSV):
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        name, config, targets, dialect, ship, what = line.split("\t")
-        out[name] = Fuzzer(name, config, [] if targets == "-" else targets.split(","), dialect, ship == "yes", what)
+        name, config, targets, dialect, ship, settings, what = line.split("\t")
+        out[name] = Fuzzer(name, config, [] if targets == "-" else targets.split(","), dialect, ship == "yes",
+                           [] if settings == "-" else settings.split(), what)
     return out
 
 
