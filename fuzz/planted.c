@@ -268,58 +268,42 @@ static int planted_conv(struct out *o, const char *flags, int width, int prec, c
 }
 
 /* Returns -1 when the format is beyond this small driver (the caller then
- * uses the reference on a copy of the arguments). */
+ * uses the reference on a copy of the arguments): positional arguments, wN
+ * lengths, an invalid specification, more specifications than one scan. */
 static int drive(struct out *o, const char *fmt, va_list ap)
 {
-    for (const char *p = fmt; *p;) {
-        if (*p != '%') {
-            const char *q = strchr(p, '%');
-            size_t l = q ? (size_t)(q - p) : strlen(p);
-            put(o, p, l);
-            p += l;
-            continue;
-        }
-        const char *start = p++;
-        char flags[8] = "";
+    static struct scn_spec sps[SCN_MAX_SPECS];
+    size_t nsp = scn_scan_format(fmt, SIZE_MAX, SCN_DIALECT_ISO, sps, SCN_MAX_SPECS), at = 0;
+    for (size_t k = 0;; k++) {
+        const struct scn_spec *s = k < nsp ? &sps[k] : NULL;
+        size_t lit_end = s ? s->start : strlen(fmt);
+        put(o, fmt + at, lit_end - at);
+        if (!s) break;
+        if (s->invalid || s->pos || s->len[0] == 'w' || s->len[0] == 'q' || (k + 1 == nsp && nsp == SCN_MAX_SPECS))
+            return -1;
+        at = s->end;
+        char flags[8];
         size_t nf = 0;
-        while (*p && strchr("-+ #0", *p)) {
-            if (nf < 7) flags[nf++] = *p;
-            p++;
-        }
+        for (int b = 0; b < 5; b++)
+            if (s->flags & (1u << b)) flags[nf++] = SCN_FLAG_CHARS[b];
         flags[nf] = 0;
-        int width = -1, prec = -1;
-        if (*p == '*') { width = va_arg(ap, int); p++; }
-        else if (*p >= '1' && *p <= '9') {
-            width = 0;
-            while (*p >= '0' && *p <= '9') width = width * 10 + (*p++ - '0');
-            if (*p == '$') return -1;
-        }
-        if (*p == '.') {
-            p++;
-            if (*p == '*') { prec = va_arg(ap, int); p++; }
-            else { prec = 0; while (*p >= '0' && *p <= '9') prec = prec * 10 + (*p++ - '0'); }
-        }
-        char len[4] = "";
-        size_t nl = 0;
-        while (*p && strchr("hljztL", *p) && nl < 3) len[nl++] = *p++;
-        if (*p == 'w') return -1;
-        len[nl] = 0;
-        char conv = *p;
-        if (!conv || !strchr("diouxXcspnaAeEfFgGbB%", conv)) return -1;
-        p++;
+        int width = s->width == SCN_SPEC_STAR ? va_arg(ap, int) : s->width == SCN_SPEC_NONE ? -1 : s->width;
+        int prec = s->prec == SCN_SPEC_STAR ? va_arg(ap, int) : s->prec == SCN_SPEC_NONE ? -1 : s->prec;
+        const char *len = s->len;
+        char conv = s->conv;
         /* one specification: re-print it alone with the reference */
         char spec[64];
-        size_t sl = (size_t)(p - start);
+        size_t sl = s->end - s->start;
         if (sl >= sizeof spec) return -1;
-        memcpy(spec, start, sl);
+        memcpy(spec, fmt + s->start, sl);
         spec[sl] = 0;
         char *room = tmp + (o->n < TMP_CAP ? o->n : TMP_CAP);
         size_t left = o->n < TMP_CAP ? TMP_CAP - o->n : 0;
         int r = 0;
         /* '*' values were already fetched: pass them again explicitly */
         int w = width, pr = prec;
-        int star_w = strchr(spec, '*') && spec[strcspn(spec, "*") - 1] != '.';
-        int star_p = strstr(spec, ".*") != NULL;
+        int star_w = s->width == SCN_SPEC_STAR;
+        int star_p = s->prec == SCN_SPEC_STAR;
 #define PRINT1(ARG)                                                                          \
     (star_w && star_p ? ref_snprintf(room, left, spec, w, pr, ARG)                           \
      : star_w        ? ref_snprintf(room, left, spec, w, ARG)                                \

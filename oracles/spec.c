@@ -20,7 +20,11 @@ static size_t read_num(const char *f, size_t i, long *v)
 
 size_t scn_scan_specs(const struct scn_case *c, enum scn_dialect dialect, struct scn_spec *sp, size_t max)
 {
-    const char *f = c->fmt;
+    return scn_scan_format(c->fmt, c->nargs, dialect, sp, max);
+}
+
+size_t scn_scan_format(const char *f, size_t nargs, enum scn_dialect dialect, struct scn_spec *sp, size_t max)
+{
     size_t n = 0, i = 0;
     int next = 0, positional = -1; /* -1 unknown, 0 sequential, 1 positional */
     const char *valid = dialect == SCN_DIALECT_KERNEL ? "diouxXcsp%" : "diouxXcspnaAeEfFgGbB%";
@@ -124,7 +128,8 @@ size_t scn_scan_specs(const struct scn_case *c, enum scn_dialect dialect, struct
                 if (s->prec == -2) s->parg = next++;
                 if (s->conv != '%') s->varg = next++;
             }
-            if (s->warg >= (int)c->nargs || s->parg >= (int)c->nargs || s->varg >= (int)c->nargs)
+            if ((s->warg >= 0 && (size_t)s->warg >= nargs) || (s->parg >= 0 && (size_t)s->parg >= nargs) ||
+                (s->varg >= 0 && (size_t)s->varg >= nargs))
                 s->invalid = 1;
         }
         if (s->invalid) {

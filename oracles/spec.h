@@ -45,6 +45,11 @@ struct scn_spec {
  * count. */
 size_t scn_scan_specs(const struct scn_case *c, enum scn_dialect dialect, struct scn_spec *sp, size_t max);
 
+/* The same scan of a bare format whose call passes nargs arguments
+ * (SIZE_MAX: as many as it reads): for a printf that is handed a format and
+ * a va_list, not a case (the planted bugs' driver). */
+size_t scn_scan_format(const char *fmt, size_t nargs, enum scn_dialect dialect, struct scn_spec *sp, size_t max);
+
 /* Flags class: the flags in "-+ #0" order, "w" if a width, ".p" if a precision. */
 void scn_spec_flags_class(const struct scn_spec *s, char *out, size_t cap);
 
