@@ -43,6 +43,7 @@
 #include <wchar.h>
 
 #include "fuzz_core.h"
+#include "scn_writer.h"
 #include "scn/ref_printf.h"
 
 enum bug {
@@ -95,19 +96,12 @@ static int planted_vscnprintf(char *buf, size_t size, const char *fmt, va_list a
 
 /* ---- the float rounding bug: a small printf driver ---- */
 
-struct out {
-    size_t n;
-};
-
-static void put(struct out *o, const char *s, size_t l)
-{
-    if (o->n < TMP_CAP) memcpy(tmp + o->n, s, o->n + l <= TMP_CAP ? l : TMP_CAP - o->n);
-    o->n += l;
-}
+/* the planted driver's output: the one bounded writer (scn_writer.h) on tmp */
+static void put(struct scn_writer *o, const char *s, size_t l) { scn_w_put(o, s, l); }
 
 /* Pads body to width as the flags say ('-': spaces after; '0': zeros after
  * the sign; else spaces before) and appends it. */
-static void put_padded(struct out *o, const char *flags, int width, const char *body, size_t b)
+static void put_padded(struct scn_writer *o, const char *flags, int width, const char *body, size_t b)
 {
     size_t pad = width > 0 && (size_t)width > b ? (size_t)width - b : 0;
     size_t sign = b && strchr("+- ", body[0]) ? 1 : 0;
@@ -124,7 +118,7 @@ static void put_padded(struct out *o, const char *flags, int width, const char *
     }
 }
 
-static void naive_f(struct out *o, const char *flags, int width, int prec, double x, int upper)
+static void naive_f(struct scn_writer *o, const char *flags, int width, int prec, double x, int upper)
 {
     static const double p10[] = { 1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12 };
     char digits[64], body[96];
@@ -214,7 +208,7 @@ static int exp_of(const char *s, size_t n, size_t *at)
  * not in this conversion's situation (the caller prints it correctly);
  * -1 when it does not fit. flags/width/prec are normalised (width < 0:
  * none; prec < 0: none; a negative '*' width already made '-'). */
-static int planted_conv(struct out *o, const char *flags, int width, int prec, const char *len, char conv,
+static int planted_conv(struct scn_writer *o, const char *flags, int width, int prec, const char *len, char conv,
                         const struct val *v)
 {
     char sp[96];
@@ -270,7 +264,7 @@ static int planted_conv(struct out *o, const char *flags, int width, int prec, c
 /* Returns -1 when the format is beyond this small driver (the caller then
  * uses the reference on a copy of the arguments): positional arguments, wN
  * lengths, an invalid specification, more specifications than one scan. */
-static int drive(struct out *o, const char *fmt, va_list ap)
+static int drive(struct scn_writer *o, const char *fmt, va_list ap)
 {
     static struct scn_spec sps[SCN_MAX_SPECS];
     size_t nsp = scn_scan_format(fmt, SIZE_MAX, SCN_DIALECT_ISO, sps, SCN_MAX_SPECS), at = 0;
@@ -297,8 +291,9 @@ static int drive(struct out *o, const char *fmt, va_list ap)
         if (sl >= sizeof spec) return -1;
         memcpy(spec, fmt + s->start, sl);
         spec[sl] = 0;
-        char *room = tmp + (o->n < TMP_CAP ? o->n : TMP_CAP);
-        size_t left = o->n < TMP_CAP ? TMP_CAP - o->n : 0;
+        /* the reference prints into the writer's room, then the writer counts it */
+        char *room = o->p + (o->len < o->cap ? o->len : o->cap);
+        size_t left = o->len < o->cap ? o->cap - o->len : 0;
         int r = 0;
         /* '*' values were already fetched: pass them again explicitly */
         int w = width, pr = prec;
@@ -350,7 +345,7 @@ static int drive(struct out *o, const char *fmt, va_list ap)
         case 'p': { void *v = va_arg(ap, void *); r = PRINT1(v); break; }
         case 'n': {
             void *v = va_arg(ap, void *);
-            long long cnt = (long long)o->n;
+            long long cnt = (long long)o->len;
             if (!strcmp(len, "hh")) *(signed char *)v = (signed char)cnt;
             else if (!strcmp(len, "h")) *(short *)v = (short)cnt;
             else if (is_ll) *(long long *)v = cnt;
@@ -392,7 +387,7 @@ static int drive(struct out *o, const char *fmt, va_list ap)
 #pragma GCC diagnostic pop
 #undef PRINT1
         if (r < 0) return -1;
-        o->n += (size_t)r;
+        o->len += (size_t)r;
     }
     return 0;
 }
@@ -403,20 +398,20 @@ static int planted_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap
     if (bug < B_FLOAT_ROUND) return ref_vsnprintf(buf, size, fmt, ap);
     va_list cp;
     va_copy(cp, ap);
-    struct out o = { 0 };
+    struct scn_writer o = scn_writer_on(tmp, TMP_CAP);
     int r = drive(&o, fmt, ap);
-    if (r < 0 || o.n >= TMP_CAP) {
+    if (r < 0 || !scn_w_fits(&o)) {
         r = ref_vsnprintf(buf, size, fmt, cp);
         va_end(cp);
         return r;
     }
     va_end(cp);
     if (size) {
-        size_t m = o.n < size - 1 ? o.n : size - 1;
+        size_t m = o.len < size - 1 ? o.len : size - 1;
         memcpy(buf, tmp, m);
         buf[m] = 0;
     }
-    return (int)o.n;
+    return (int)o.len;
 }
 
 static const char *planted_version(void) { return "scnfuzz planted bug"; }
