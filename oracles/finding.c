@@ -181,23 +181,24 @@ void scn_record_outputs(const struct scn_target *const *t, size_t n, struct scn_
 
 /* ------------------------------------------------------------ seen set */
 
-#define SEEN_CAP 4096
-static char *seen[SEEN_CAP];
-static size_t seen_n;
+int scn_seen_first_in(uint64_t *slots, size_t nslots, const char *key)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a; 0 marks a free slot */
+    for (const char *s = key; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    if (!h) h = 1;
+    for (size_t k = 0; k < nslots; k++) {
+        uint64_t *s = &slots[(h + k) % nslots];
+        if (*s == h) return 0;
+        if (!*s) {
+            *s = h;
+            return 1;
+        }
+    }
+    return 0; /* full: treat as seen, never grow without bound */
+}
 
 int scn_seen_first(const char *key)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (const char *s = key; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    size_t i = (size_t)(h % SEEN_CAP);
-    for (size_t k = 0; k < SEEN_CAP; k++, i = (i + 1) % SEEN_CAP) {
-        if (!seen[i]) {
-            if (seen_n + 1 >= SEEN_CAP) return 0; /* full: treat as seen, never grow without bound */
-            if (!(seen[i] = strdup(key))) abort();
-            seen_n++;
-            return 1;
-        }
-        if (!strcmp(seen[i], key)) return 0;
-    }
-    return 0;
+    static uint64_t seen[16384];
+    return scn_seen_first_in(seen, sizeof seen / sizeof seen[0], key);
 }

@@ -5,6 +5,7 @@
 #define SCN_FINDING_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "case.h"
 #include "rootcause.h"
@@ -53,7 +54,12 @@ int scn_record_write(int fd, const struct scn_record *r);
 void scn_record_outputs(const struct scn_target *const *t, size_t n, struct scn_case *c,
                         struct scn_out_view *ov);
 
-/* 1 the first time key is seen in this process (exact strings), 0 after. */
+/* The one set of keys met (the dedup of findings): 1 the first time key is
+ * seen, 0 after, and 0 once the set is full. Keys are kept as 64-bit hashes,
+ * so the set can live in memory shared by processes (certification's
+ * workers): scn_seen_first_in on the caller's slots (zeroed), scn_seen_first
+ * on this process's own. */
+int scn_seen_first_in(uint64_t *slots, size_t nslots, const char *key);
 int scn_seen_first(const char *key);
 
 /* JSON string of arbitrary bytes, appended to a growing buffer. */

@@ -645,22 +645,9 @@ static const struct scn_rootcause *memo_put(const char *key, const struct scn_ro
     return &m->rc;
 }
 
-/* 1 the first time the campaign (every worker) meets key. */
-static int seen_first(const char *key)
-{
-    uint64_t h = 1469598103934665603ull;
-    for (const char *p = key; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    if (!h) h = 1;
-    for (size_t i = 0; i < SEEN_SLOTS; i++) {
-        uint64_t *s = &sh->seen[(h + i) % SEEN_SLOTS];
-        if (*s == h) return 0;
-        if (!*s) {
-            *s = h;
-            return 1;
-        }
-    }
-    return 0; /* full: 16k distinct keys, nothing new is worth a line */
-}
+/* 1 the first time the campaign (every worker) meets key: the one seen set
+ * (finding.h) on slots in the shared memory. */
+static int seen_first(const char *key) { return scn_seen_first_in(sh->seen, SEEN_SLOTS, key); }
 
 /* The pair as the records name it: the function under its own name (not
  * the --allow-as target whose rules apply), re-signed. */
