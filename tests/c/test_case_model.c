@@ -1,7 +1,8 @@
-/* Tests of the case model (core/case), its va_list builder, the fuzzer-byte
- * decoder and the oracles (oracles/): round trips, parse errors, glibc as an
- * independent reference for %a printing and for the va_list, and deliberately
- * buggy vscnprintf implementations that the oracles must catch. */
+/* Tests of the case model (core/case/case.c): the text form's round trips
+ * and parse errors, glibc as an independent reference for %a printing and
+ * for the hand-built va_list, the fixed capacities of a case.
+ * The decoder (case_decode.c) is tested in test_case_decode.c, the corpus
+ * lines (corpus.c) in test_corpus_reader.c. */
 #define _GNU_SOURCE
 #include <float.h>
 #include <limits.h>
@@ -14,8 +15,6 @@
 
 #include "check.h"
 #include "case.h"
-#include "oracle.h"
-#include "target.h"
 
 static struct scn_case C, C2;
 static uint64_t rs = 0x12345678abcdefull;
@@ -27,7 +26,7 @@ static uint64_t rnd(void)
     return rs;
 }
 
-static char out[1 << 16], out2[1 << 16], err[256];
+static char out[1 << 16], err[256];
 
 /* ---------------------------------------------------------------- round trip */
 
@@ -296,342 +295,50 @@ static void test_call(void)
     CHECK(scn_case_n_args(&C, idx, 4) == 3 && idx[2] == 3, "n args");
 }
 
-/* ---------------------------------------------------------------- decoder */
+/* ---------------------------------------------------------------- capacities */
 
-/* Independent check that every conversion of an ISO/kernel format has an
- * argument of exactly its type: returns 0 or a message. */
-static const char *check_types(const struct scn_case *c, int kern, int nofloat)
+/* case.h: "Each returns 0, or -1 when the case is full (args or arena)",
+ * and a full case is left as it was. */
+static void test_capacity(void)
 {
-    int want[SCN_CASE_MAX_ARGS], wn[SCN_CASE_MAX_ARGS];
-    int n = 0, positional = -1;
-    for (int i = 0; i < SCN_CASE_MAX_ARGS; i++) want[i] = -1;
-    const char *p = c->fmt;
-    while (*p) {
-        if (*p++ != '%') continue;
-        if (*p == '%') { p++; continue; }
-        int pos = 0;
-        const char *q = p;
-        while (*q >= '0' && *q <= '9') pos = pos * 10 + (*q++ - '0');
-        int is_pos = q > p && *q == '$';
-        if (positional < 0) positional = is_pos;
-        if (positional != is_pos) return "mixed positional and sequential";
-        if (is_pos) p = q + 1;
-        while (*p && strchr("-+ #0", *p)) p++;
-#define ARG(T, NT)                                                             \
-        do {                                                                   \
-            int k_ = is_pos ? ap - 1 : n++;                                    \
-            if (k_ < 0 || k_ >= SCN_CASE_MAX_ARGS) return "argument index out of range"; \
-            if (want[k_] >= 0 && (want[k_] != (T) || wn[k_] != (NT))) return "a position used with two types"; \
-            want[k_] = (T); wn[k_] = (NT);                                     \
-        } while (0)
-        int ap = 0;
-        if (*p == '*') {
-            p++;
-            if (is_pos) { while (*p >= '0' && *p <= '9') ap = ap * 10 + (*p++ - '0'); if (*p++ != '$') return "*m$ expected"; }
-            ARG(SCN_ARG_INT, 0);
-        } else {
-            int w = 0;
-            while (*p >= '0' && *p <= '9') w = w * 10 + (*p++ - '0');
-            if (w > SCN_DECODE_MAX_WIDTH) return "width too large";
-        }
-        if (*p == '.') {
-            p++;
-            if (*p == '*') {
-                p++;
-                ap = 0;
-                if (is_pos) { while (*p >= '0' && *p <= '9') ap = ap * 10 + (*p++ - '0'); if (*p++ != '$') return "*m$ expected"; }
-                ARG(SCN_ARG_INT, 0);
-            } else {
-                int w = 0;
-                while (*p >= '0' && *p <= '9') w = w * 10 + (*p++ - '0');
-                if (w > SCN_DECODE_MAX_WIDTH) return "precision too large";
-            }
-        }
-        char len[4] = {0};
-        int li = 0;
-        while (*p && strchr("hljztLw0123456789", *p) && li < 3) len[li++] = *p++;
-        char cv = *p ? *p++ : 0;
-        ap = pos;
-        int sg = cv == 'd' || cv == 'i';
-        int T = -1, NT = 0;
-        if (strchr("diouxXbB", cv) && cv) {
-            if (!strcmp(len, "l") || !strcmp(len, "w64")) T = sg ? SCN_ARG_LONG : SCN_ARG_ULONG;
-            else if (!strcmp(len, "ll")) T = sg ? SCN_ARG_LLONG : SCN_ARG_ULLONG;
-            else if (!strcmp(len, "j")) T = sg ? SCN_ARG_INTMAX : SCN_ARG_UINTMAX;
-            else if (!strcmp(len, "z")) T = sg ? SCN_ARG_SSIZE : SCN_ARG_SIZE;
-            else if (!strcmp(len, "t")) T = SCN_ARG_PTRDIFF;
-            else if (!*len || !strcmp(len, "h") || !strcmp(len, "hh") || !strcmp(len, "w8") || !strcmp(len, "w16") ||
-                     !strcmp(len, "w32")) T = sg ? SCN_ARG_INT : SCN_ARG_UINT;
-            else return "bad integer length";
-        } else if (cv && strchr("aAeEfFgG", cv)) {
-            if (kern || nofloat) return "float in kernel dialect or with NO_FLOAT";
-            T = !strcmp(len, "L") ? SCN_ARG_LDOUBLE : SCN_ARG_DOUBLE;
-        } else if (cv == 'c') {
-            T = !strcmp(len, "l") ? SCN_ARG_WINT : SCN_ARG_INT;
-        } else if (cv == 's') {
-            T = !strcmp(len, "l") ? SCN_ARG_WSTR : SCN_ARG_STR;
-        } else if (cv == 'p') {
-            T = SCN_ARG_PTR;
-            if (kern) {
-                if (*p == 'x') p++;
-                if ((*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')) return "kernel %p followed by alnum";
-            }
-        } else if (cv == 'n') {
-            if (kern) return "%n in kernel dialect";
-            static const char *const nl[] = { "", "hh", "h", "l", "ll", "j", "z", "t" };
-            static const int nt[] = { SCN_N_INT, SCN_N_SCHAR, SCN_N_SHORT, SCN_N_LONG, SCN_N_LLONG, SCN_N_INTMAX, SCN_N_SIZE, SCN_N_PTRDIFF };
-            for (int i = 0; i < 8; i++) if (!strcmp(len, nl[i])) { T = SCN_ARG_N; NT = nt[i]; }
-            if (T < 0) return "bad %n length";
-        } else {
-            return "unknown conversion";
-        }
-        if (kern && (is_pos || !strcmp(len, "j") || (strchr("cs", cv) && *len))) return "not kernel";
-        ARG(T, NT);
-    }
-    int max = 0;
-    for (int i = 0; i < SCN_CASE_MAX_ARGS; i++) if (want[i] >= 0) max = i + 1;
-    if (positional <= 0) max = n;
-    if ((size_t)max != c->nargs) return "argument count differs";
-    for (int i = 0; i < max; i++) {
-        if (want[i] < 0) return "gap in positions";
-        if (c->args[i].type != want[i]) return "argument type differs";
-        if (want[i] == SCN_ARG_N && c->args[i].ntype != wn[i]) return "%n type differs";
-    }
-    return NULL;
-}
+    scn_case_init(&C, "%d", 2);
+    for (int i = 0; i < SCN_CASE_MAX_ARGS; i++)
+        CHECK(scn_case_add_int(&C, SCN_ARG_INT, i) == 0, "argument %d refused", i);
+    CHECK(scn_case_add_int(&C, SCN_ARG_INT, 99) == -1 && C.nargs == SCN_CASE_MAX_ARGS, "33rd argument: nargs %zu",
+          C.nargs);
+    CHECK(scn_case_add_double(&C, 1.0) == -1 && scn_case_add_str(&C, "x", 1) == -1 && scn_case_add_n(&C, SCN_N_INT) == -1,
+          "a full case took another argument");
 
-static void test_decoder(void)
-{
-    unsigned char data[512];
-    static const unsigned flagsets[] = { 0, SCN_DECODE_C23, SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_N, SCN_DECODE_NO_POSITIONAL };
-    int nonempty = 0, positional = 0, withargs = 0;
-    for (int it = 0; it < 6000; it++) {
-        size_t n = rnd() % sizeof data;
-        for (size_t i = 0; i < n; i++) data[i] = (unsigned char)rnd();
-        int kern = it % 3 == 0;
-        unsigned fl = flagsets[it % 4];
-        scn_case_from_bytes(data, n, &C, kern ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, fl);
-        CHECK(strlen(C.fmt) == C.fmt_len, "decoded format has a NUL byte");
-        const char *why = check_types(&C, kern, (fl & SCN_DECODE_NO_FLOAT) != 0);
-        scn_case_format(&C, out, sizeof out);
-        CHECK(why == NULL, "decoded case not well-typed (%s): %s", why, out);
-        if (why) break;
-        nonempty += C.fmt_len > 0;
-        withargs += C.nargs > 3;
-        positional += strchr(C.fmt, '$') != NULL;
-        /* text round trip: decode -> text -> model -> text */
-        CHECK(scn_case_parse(out, strlen(out), &C2, err, sizeof err) == 0, "decoded case does not parse: %s: %s", err, out);
-        scn_case_format(&C2, out2, sizeof out2);
-        CHECK(!strcmp(out, out2), "decoded round trip:\n  %s\n  %s", out, out2);
-        /* glibc (2.36: no wN) can run every ISO case (and ASan/UBSan watch the va_list) */
-        if (!kern && !(fl & SCN_DECODE_C23)) {
-            if (getenv("SCN_TEST_VERBOSE")) fprintf(stderr, "%s\n", out);
-            char buf[256];
-            int r = scn_case_call(vsnprintf, &C, buf, sizeof buf);
-            CHECK(r >= -1, "glibc ret %d", r);
-        }
-        /* deterministic */
-        scn_case_from_bytes(data, n, &C2, kern ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, fl);
-        scn_case_format(&C2, out2, sizeof out2);
-        CHECK(!strcmp(out, out2), "decoding is not deterministic");
-    }
-    CHECK(nonempty > 5000 && withargs > 1000 && positional > 300, "decoder variety: %d nonempty, %d with >3 args, %d positional",
-          nonempty, withargs, positional);
-    /* robust mode: garbage allowed but the arguments still match the conversions glibc sees */
-    int garbage = 0;
-    for (int it = 0; it < 3000; it++) {
-        size_t n = rnd() % 256;
-        for (size_t i = 0; i < n; i++) data[i] = (unsigned char)rnd();
-        scn_case_from_bytes(data, n, &C, it & 1 ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, SCN_DECODE_ROBUST);
-        garbage += check_types(&C, it & 1, 0) != NULL;
-        scn_case_format(&C, out, sizeof out);
-        CHECK(scn_case_parse(out, strlen(out), &C2, err, sizeof err) == 0, "robust case does not parse: %s", err);
-    }
-    CHECK(garbage > 300, "robust mode produced garbage only %d times", garbage);
-    /* a one-byte change to a literal-run byte changes only that literal */
-    unsigned char a[] = { 0x00, 0x03, 'a', 'b', 'c', 'd', 0x4b, 0x00, 0x00, 0x05 }; /* 0x4b % 25 = 0: 'd' */
-    scn_case_from_bytes(a, sizeof a, &C, SCN_DIALECT_ISO, 0);
-    CHECK(!strcmp(C.fmt, "abcd%d") && C.nargs == 1 && C.args[0].v.i == 5, "grammar example: %s", C.fmt);
-    /* conversion 'd', fb 0x21 = '-' + literal width, pb 0x01 = literal precision,
-     * width 10 (2 bytes, little-endian), precision 3, value byte 0xfe = -2 */
-    unsigned char a2[] = { 0x00, 0x4b, 0x21, 0x01, 0x0a, 0x00, 0x03, 0x00, 0xfe };
-    scn_case_from_bytes(a2, sizeof a2, &C, SCN_DIALECT_ISO, 0);
-    scn_case_format(&C, out, sizeof out);
-    CHECK(!strcmp(out, "\"%-10.3d\" int:-2"), "grammar example 2: %s", out);
-    unsigned char a3[] = { 0x00, 0x4b, 0x20, 0x00, 0x05, 0x01, 0x07 }; /* width 0x105 = 261 */
-    scn_case_from_bytes(a3, sizeof a3, &C, SCN_DIALECT_ISO, 0);
-    scn_case_format(&C, out, sizeof out);
-    CHECK(!strcmp(out, "\"%261d\" int:7"), "grammar example 3: %s", out);
-}
+    static char big[SCN_CASE_ARENA];
+    memset(big, 'b', sizeof big);
+    scn_case_init(&C, "%s", 2);
+    /* the string and its NUL must fit the arena: SCN_CASE_ARENA bytes do not */
+    CHECK(scn_case_add_str(&C, big, sizeof big) == -1 && C.nargs == 0, "an arena-sized string was taken");
+    CHECK(scn_case_add_str(&C, big, sizeof big - 1) == 0 && C.nargs == 1 && C.args[0].len == sizeof big - 1,
+          "a string of SCN_CASE_ARENA - 1 bytes was refused");
+    CHECK(scn_case_add_str(&C, "", 0) == -1 && C.nargs == 1, "the arena is full, yet an empty string was taken");
+    CHECK(scn_case_add_str(&C, NULL, 0) == 0 && C.args[1].is_null, "the NULL string needs no arena");
 
-/* ---------------------------------------------------------------- oracles */
+    /* a format of SCN_CASE_MAX_FMT bytes parses, one more does not */
+    static char t[SCN_CASE_MAX_FMT + 8];
+    t[0] = '"';
+    memset(t + 1, 'f', SCN_CASE_MAX_FMT);
+    t[SCN_CASE_MAX_FMT + 1] = '"';
+    CHECK(scn_case_parse(t, SCN_CASE_MAX_FMT + 2, &C, err, sizeof err) == 0 && C.fmt_len == SCN_CASE_MAX_FMT,
+          "a format of the maximum length: %s", err);
+    t[SCN_CASE_MAX_FMT + 1] = 'f';
+    t[SCN_CASE_MAX_FMT + 2] = '"';
+    err[0] = 0;
+    CHECK(scn_case_parse(t, SCN_CASE_MAX_FMT + 3, &C, err, sizeof err) == -1 && !strncmp(err, "col ", 4),
+          "a format one byte too long: %s", err);
 
-static int good_scn(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = vsnprintf(buf, size, fmt, ap);
-    if (r < 0) { if (size) buf[0] = 0; return 0; }
-    if ((size_t)r < size) return r;
-    return size ? (int)size - 1 : 0;
-}
-static int bug_wouldbe(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    return vsnprintf(buf, size, fmt, ap); /* returns the would-be length */
-}
-static int bug_size(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = vsnprintf(buf, size, fmt, ap);
-    if ((size_t)r < size) return r;
-    return (int)size; /* size instead of size - 1 */
-}
-static int bug_nul0(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    if (size == 0) { buf[0] = 0; return 0; } /* writes a NUL at size 0 */
-    return good_scn(buf, size, fmt, ap);
-}
-static int bug_overrun(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = good_scn(buf, size, fmt, ap);
-    if (size) buf[size] = 0; /* one past the end */
-    return r;
-}
-static int bug_exactfit(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    char tmp[4096];
-    int full = vsnprintf(tmp, sizeof tmp, fmt, ap);
-    if (size == 0) return 0;
-    size_t n = (size_t)full < size - 1 ? (size_t)full : size - 1;
-    memcpy(buf, tmp, n);
-    if ((size_t)full != size - 1) buf[n] = 0; /* forgets the NUL at an exact fit */
-    return (int)n;
-}
-static int bug_underrun(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = good_scn(buf, size, fmt, ap);
-    if (size > 3) buf[-1] = 'U';
-    return r;
-}
-static int bug_c99_trunc(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = vsnprintf(buf, size, fmt, ap);
-    return size && (size_t)r >= size ? (int)size - 1 : r; /* C99 family returning the truncated length */
-}
-static int bug_c99_garbage_tail(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = vsnprintf(buf, size, fmt, ap);
-    if (size > 2 && (size_t)r >= size) buf[size / 2] = '#';
-    return r;
-}
-static int flaky_n;
-static int bug_flaky(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    int r = good_scn(buf, size, fmt, ap);
-    return ++flaky_n == 6 ? r - 1 : r; /* the 6th call (the repeat) returns another value */
-}
-
-static const char *run_oracles(scn_vprintf_fn c99, scn_vprintf_fn scn, const char *text, unsigned flags,
-                               struct scn_report *r)
-{
-    static struct scn_oracle_ctx x;
-    static int inited;
-    if (!inited) {
-        CHECK(scn_oracle_init(&x) == 0, "oracle init");
-        inited = 1;
-    }
-    struct scn_target t = { .name = "test", .dialect = SCN_DIALECT_ISO, .vsnprintf = c99, .vscnprintf = scn };
-    CHECK(scn_case_parse(text, strlen(text), &C, err, sizeof err) == 0, "%s", err);
-    size_t n = scn_check_case(&x, &t, &C, flags, r);
-    return n ? r->first.oracle : NULL;
-}
-
-static void test_oracles(void)
-{
-    scn_oracle_set_catch_faults(1); /* catch the guard-page faults even under ASan */
-    struct scn_report r;
-    static const char *const cases[] = { "\"hello, %s! %d\" str:\"world\" int:42", "\"%5d|%-3s|%c\" int:7 str:\"ab\" int:65",
-                                         "\"\"", "\"%.40f\" double:0x1p-3" };
-    for (size_t i = 0; i < 4; i++) {
-        for (unsigned f = 0; f < 2; f++) {
-            const char *o = run_oracles(vsnprintf, good_scn, cases[i], f ? SCN_CHECK_ALL_SIZES : 0, &r);
-            CHECK(o == NULL, "correct implementation flagged by %s (%s) on %s", o, r.first.detail, cases[i]);
-            o = run_oracles(vsnprintf, NULL, cases[i], f ? SCN_CHECK_ALL_SIZES : 0, &r);
-            CHECK(o == NULL, "canonical wrapper flagged by %s on %s", o, cases[i]);
-        }
-    }
-    CHECK(r.full_ret == 42 && r.full_len == 42 && r.calls > 40, "report: full %d, %zu calls", r.full_ret, r.calls);
-    const char *t = "\"hello, %s! %d\" str:\"world\" int:42";
-    struct { scn_vprintf_fn c99, scn; const char *want, *want2; } b[] = {
-        { vsnprintf, bug_wouldbe, "scn.size0-ret0", NULL },
-        { vsnprintf, bug_size, "scn.ret-le-size-1", NULL },
-        { vsnprintf, bug_nul0, "size0-untouched", NULL },
-        { vsnprintf, bug_overrun, "overrun", NULL },
-        { vsnprintf, bug_exactfit, "scn.ret-eq-strlen", NULL },
-        { vsnprintf, bug_underrun, "underrun", NULL },
-        { bug_c99_trunc, good_scn, "c99.ret-full-length", NULL },
-        { bug_c99_garbage_tail, good_scn, "c99.prefix", NULL },
-    };
-    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
-        for (unsigned f = 0; f < 2; f++) {
-            const char *o = run_oracles(b[i].c99, b[i].scn, t, f ? SCN_CHECK_ALL_SIZES : 0, &r);
-            CHECK(o && !strcmp(o, b[i].want), "bug %zu (%s): oracle %s", i, b[i].want, o ? o : "none");
-            if (o) {
-                CHECK(!strcmp(r.first.klass, !strcmp(o, "overrun") || !strcmp(o, "underrun") || !strcmp(o, "size0-untouched")
-                                                 ? "memory-safety" : "invariant"), "class %s of %s", r.first.klass, o);
-                char j[2048];
-                scn_finding_json(&r.first, j, sizeof j);
-                CHECK(strstr(j, "\"oracle\":\"") && strstr(j, o), "json %s", j);
-            }
-        }
-    }
-    /* bug_size is only visible when the output is truncated */
-    const char *o = run_oracles(vsnprintf, bug_size, t, SCN_CHECK_ALL_SIZES, &r);
-    CHECK(o && r.first.size > 0 && r.first.size <= 43 && r.first.ret == (long)r.first.size, "bug_size finding at size %zu ret %ld",
-          r.first.size, r.first.ret);
-    /* repeatable: sizes 0..4 make 5 scn calls, the 6th repeats size 4 */
-    flaky_n = 0;
-    o = run_oracles(vsnprintf, bug_flaky, "\"abc\"", SCN_CHECK_ALL_SIZES, &r);
-    CHECK(o && !strcmp(o, "repeatable"), "flaky: %s", o ? o : "none");
-    /* errors: glibc fails on %ls with a non-ASCII code point in the C locale */
-    o = run_oracles(vsnprintf, NULL, "\"a%lsb\" wstr:\"\\u{e9}\"", SCN_CHECK_ALL_SIZES, &r);
-    CHECK(o == NULL && r.full_ret < 0, "error case: %s ret %d", o ? o : "none", r.full_ret);
-    /* %n consistency: a vsnprintf whose %n counts only the stored bytes */
-    o = run_oracles(vsnprintf, NULL, "\"abcdef%n\" n:int", SCN_CHECK_ALL_SIZES, &r);
-    CHECK(o == NULL && r.nn == 1 && r.n[0] == 6, "n values: %s %lld", o ? o : "", r.n[0]);
-}
-
-/* ---------------------------------------------------------------- registry */
-
-static int call_scn(const struct scn_target *t, char *buf, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int r = scn_target_vscnprintf(t, buf, size, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
-static void test_registry(void)
-{
-    const char *names[] = { "ref", "ref-kernel", "glibc" };
-    size_t n = 0;
-    for (const struct scn_target *const *t = scn_targets(); *t; t++) n++;
-    CHECK(n >= 3, "%zu targets", n);
-    for (int i = 0; i < 3; i++) {
-        const struct scn_target *t = scn_target_find(names[i]);
-        CHECK(t && !strcmp(t->name, names[i]) && t->vsnprintf && t->version && t->version()[0], "target %s", names[i]);
-    }
-    CHECK(scn_target_find("nope") == NULL, "unknown target found");
-    CHECK(scn_target_find("ref-kernel")->dialect == SCN_DIALECT_KERNEL && scn_target_find("glibc")->dialect == SCN_DIALECT_ISO,
-          "dialects");
-    const struct scn_target *g = scn_target_find("glibc");
-    CHECK(g->vscnprintf == NULL && !strncmp(g->version(), "glibc 2.", 8), "glibc target: %s", g->version());
-    char buf[8] = "XXXXXXX";
-    CHECK(call_scn(g, buf, 3, "%s", "hello") == 2 && !strcmp(buf, "he"), "canonical wrapper truncation: %s", buf);
-    CHECK(call_scn(g, buf, 8, "%s", "hello") == 5 && !strcmp(buf, "hello"), "canonical wrapper fit");
-    memcpy(buf, "XXXXXXX", 8);
-    CHECK(call_scn(g, buf, 0, "%s", "hello") == 0 && buf[0] == 'X', "canonical wrapper size 0");
-    CHECK(call_scn(g, buf, 8, "a%lsb", L"\xe9") == 0 && buf[0] == 0, "canonical wrapper on error: ret 0 and \"\"");
-    /* ref-kernel through the registry: the kernel dialect stops at %f */
-    CHECK(call_scn(scn_target_find("ref-kernel"), buf, 8, "ab%fcd", 1.0) == 2 && !strcmp(buf, "ab"), "ref-kernel: %s", buf);
+    /* scn_case_format returns the full length like snprintf, whatever fits */
+    const char *s = "\"%-5d|\" int:42";
+    CHECK(scn_case_parse(s, strlen(s), &C, err, sizeof err) == 0, "%s", err);
+    CHECK(scn_case_format(&C, NULL, 0) == strlen(s), "length without a buffer");
+    char small[6];
+    CHECK(scn_case_format(&C, small, sizeof small) == strlen(s) && !memcmp(small, s, 5) && small[5] == 0,
+          "truncated text %s", small);
 }
 
 int main(void)
@@ -641,8 +348,6 @@ int main(void)
     test_mutated_texts();
     test_float_text();
     test_call();
-    test_decoder();
-    test_oracles();
-    test_registry();
+    test_capacity();
     return check_summary("test_case_model");
 }

@@ -1,12 +1,11 @@
-/* Tests of the one specification scanner (oracles/spec.c) and of cases as
- * sections (oracles/sections.c): what a format's specifications read, where
- * the scan stops, sub-cases, and sections rendered back to the same case. */
+/* Tests of the one specification scanner (oracles/spec.c): what a format's
+ * specifications read, where the scan stops, sub-cases. Cases as sections
+ * (oracles/sections.c) are tested in test_sections.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "case.h"
 #include "check.h"
-#include "sections.h"
 #include "spec.h"
 
 static struct scn_case *parse(const char *text)
@@ -64,27 +63,5 @@ int main(void)
     text_of(&sub, t, sizeof t);
     CHECK(!strcmp(t, "\"%2$-*1$.d\" int:6 int:0"), "subcase %s", t);
 
-    /* sections: a canonical case renders back to itself; the shape names classes */
-    static struct scn_sections m;
-    static struct scn_case back;
-    static const char *const canon[] = {
-        "\"a%-5.2ld|%%|%s\" long:7 str:\"x\"",
-        "\"%1$0*2$f\" double:0x1.8p+0 int:-9",
-        "\"%1$hhu%1$X\" uint:300",
-        "\"no specification\"",
-    };
-    for (size_t i = 0; i < sizeof canon / sizeof canon[0]; i++) {
-        c = parse(canon[i]);
-        CHECK(scn_sections_of(c, SCN_DIALECT_ISO, &m) == 0 && scn_sections_render(&m, &back) == 0, "%s", canon[i]);
-        text_of(&back, t, sizeof t);
-        CHECK(!strcmp(t, canon[i]), "%s rendered as %s", canon[i], t);
-    }
-    c = parse("\"%1$hhu%1$X\" uint:300");
-    scn_sections_of(c, SCN_DIALECT_ISO, &m);
-    CHECK(scn_sections_count(&m) == 2 && scn_sections_uses(&m, 0) == 2 && !scn_sections_frozen(&m), "uses");
-    /* an invalid tail that may read arguments freezes them */
-    c = parse("\"%d%y%s\" int:1 str:\"z\"");
-    scn_sections_of(c, SCN_DIALECT_ISO, &m);
-    CHECK(scn_sections_frozen(&m), "frozen");
     return check_summary("test_spec");
 }

@@ -1,0 +1,346 @@
+/* Tests of the fuzzer-byte decoder (core/case/case_decode.c,
+ * scn_case_from_bytes): every byte string decodes to a well-typed case of
+ * its dialect (checked by an independent reading of the format below),
+ * within the documented bounds, honouring the decode flags; decoding is
+ * deterministic; every decoded case formats and parses back; and the byte
+ * grammar of case_decode.c's header gives the cases it describes. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "check.h"
+#include "case.h"
+
+static struct scn_case C, C2;
+static uint64_t rs = 0x2545f4914f6cdd1dull;
+static uint64_t rnd(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return rs;
+}
+
+static char out[1 << 16], out2[1 << 16], err[256];
+
+/* Independent check that every conversion of an ISO/kernel format has an
+ * argument of exactly its type: returns 0 or a message. Also notes which
+ * conversion reads each argument and which conversions the format has. */
+/* Independent check that every conversion of an ISO/kernel format has an
+ * argument of exactly its type: returns 0 or a message. */
+static struct {
+    char conv[SCN_CASE_MAX_ARGS]; /* the conversion letter that reads each argument ('*' for a width/precision) */
+    int seen[256];                /* conversion letters seen */
+    int wlen;                     /* a wN / wfN length seen */
+    int positional;               /* an n$ specification seen */
+} SEEN;
+
+static const char *check_types(const struct scn_case *c, int kern, int nofloat)
+{
+    memset(&SEEN, 0, sizeof SEEN);
+    int want[SCN_CASE_MAX_ARGS], wn[SCN_CASE_MAX_ARGS];
+    int n = 0, positional = -1;
+    for (int i = 0; i < SCN_CASE_MAX_ARGS; i++) want[i] = -1;
+    const char *p = c->fmt;
+    while (*p) {
+        if (*p++ != '%') continue;
+        if (*p == '%') { p++; continue; }
+        int pos = 0;
+        const char *q = p;
+        while (*q >= '0' && *q <= '9') pos = pos * 10 + (*q++ - '0');
+        int is_pos = q > p && *q == '$';
+        SEEN.positional |= is_pos;
+        if (positional < 0) positional = is_pos;
+        if (positional != is_pos) return "mixed positional and sequential";
+        if (is_pos) p = q + 1;
+        while (*p && strchr("-+ #0", *p)) p++;
+#define ARG(T, NT)                                                             \
+        do {                                                                   \
+            int k_ = is_pos ? ap - 1 : n++;                                    \
+            if (k_ < 0 || k_ >= SCN_CASE_MAX_ARGS) return "argument index out of range"; \
+            if (want[k_] >= 0 && (want[k_] != (T) || wn[k_] != (NT))) return "a position used with two types"; \
+            want[k_] = (T); wn[k_] = (NT); SEEN.conv[k_] = cv_;                   \
+        } while (0)
+        int ap = 0;
+        char cv_ = '*';
+        if (*p == '*') {
+            p++;
+            if (is_pos) { while (*p >= '0' && *p <= '9') ap = ap * 10 + (*p++ - '0'); if (*p++ != '$') return "*m$ expected"; }
+            ARG(SCN_ARG_INT, 0);
+        } else {
+            int w = 0;
+            while (*p >= '0' && *p <= '9') w = w * 10 + (*p++ - '0');
+            if (w > SCN_DECODE_MAX_WIDTH) return "width too large";
+        }
+        if (*p == '.') {
+            p++;
+            if (*p == '*') {
+                p++;
+                ap = 0;
+                if (is_pos) { while (*p >= '0' && *p <= '9') ap = ap * 10 + (*p++ - '0'); if (*p++ != '$') return "*m$ expected"; }
+                ARG(SCN_ARG_INT, 0);
+            } else {
+                int w = 0;
+                while (*p >= '0' && *p <= '9') w = w * 10 + (*p++ - '0');
+                if (w > SCN_DECODE_MAX_WIDTH) return "precision too large";
+            }
+        }
+        char len[4] = {0};
+        int li = 0;
+        while (*p && strchr("hljztLw0123456789", *p) && li < 3) len[li++] = *p++;
+        char cv = *p ? *p++ : 0;
+        SEEN.seen[(unsigned char)cv] = 1;
+        SEEN.wlen |= len[0] == 'w';
+        cv_ = cv;
+        ap = pos;
+        int sg = cv == 'd' || cv == 'i';
+        int T = -1, NT = 0;
+        if (strchr("diouxXbB", cv) && cv) {
+            if (!strcmp(len, "l") || !strcmp(len, "w64")) T = sg ? SCN_ARG_LONG : SCN_ARG_ULONG;
+            else if (!strcmp(len, "ll")) T = sg ? SCN_ARG_LLONG : SCN_ARG_ULLONG;
+            else if (!strcmp(len, "j")) T = sg ? SCN_ARG_INTMAX : SCN_ARG_UINTMAX;
+            else if (!strcmp(len, "z")) T = sg ? SCN_ARG_SSIZE : SCN_ARG_SIZE;
+            else if (!strcmp(len, "t")) T = SCN_ARG_PTRDIFF;
+            else if (!*len || !strcmp(len, "h") || !strcmp(len, "hh") || !strcmp(len, "w8") || !strcmp(len, "w16") ||
+                     !strcmp(len, "w32")) T = sg ? SCN_ARG_INT : SCN_ARG_UINT;
+            else return "bad integer length";
+        } else if (cv && strchr("aAeEfFgG", cv)) {
+            if (kern || nofloat) return "float in kernel dialect or with NO_FLOAT";
+            T = !strcmp(len, "L") ? SCN_ARG_LDOUBLE : SCN_ARG_DOUBLE;
+        } else if (cv == 'c') {
+            T = !strcmp(len, "l") ? SCN_ARG_WINT : SCN_ARG_INT;
+        } else if (cv == 's') {
+            T = !strcmp(len, "l") ? SCN_ARG_WSTR : SCN_ARG_STR;
+        } else if (cv == 'p') {
+            T = SCN_ARG_PTR;
+            if (kern) {
+                if (*p == 'x') p++;
+                if ((*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')) return "kernel %p followed by alnum";
+            }
+        } else if (cv == 'n') {
+            if (kern) return "%n in kernel dialect";
+            static const char *const nl[] = { "", "hh", "h", "l", "ll", "j", "z", "t" };
+            static const int nt[] = { SCN_N_INT, SCN_N_SCHAR, SCN_N_SHORT, SCN_N_LONG, SCN_N_LLONG, SCN_N_INTMAX, SCN_N_SIZE, SCN_N_PTRDIFF };
+            for (int i = 0; i < 8; i++) if (!strcmp(len, nl[i])) { T = SCN_ARG_N; NT = nt[i]; }
+            if (T < 0) return "bad %n length";
+        } else {
+            return "unknown conversion";
+        }
+        if (kern && (is_pos || !strcmp(len, "j") || (strchr("cs", cv) && *len))) return "not kernel";
+        ARG(T, NT);
+    }
+    int max = 0;
+    for (int i = 0; i < SCN_CASE_MAX_ARGS; i++) if (want[i] >= 0) max = i + 1;
+    if (positional <= 0) max = n;
+    if ((size_t)max != c->nargs) return "argument count differs";
+    for (int i = 0; i < max; i++) {
+        if (want[i] < 0) return "gap in positions";
+        if (c->args[i].type != want[i]) return "argument type differs";
+        if (want[i] == SCN_ARG_N && c->args[i].ntype != wn[i]) return "%n type differs";
+    }
+    return NULL;
+}
+
+/* The bounds of case.h and case_decode.c's grammar, for a decoded case
+ * (flags fl): returns NULL or what is out of bounds. */
+static const char *check_bounds(const struct scn_case *c, int kern, unsigned fl)
+{
+    if (c->fmt_len > SCN_CASE_MAX_FMT || strlen(c->fmt) != c->fmt_len) return "format length";
+    if (c->nargs > SCN_CASE_MAX_ARGS || c->arena_used > SCN_CASE_ARENA) return "argument count or arena";
+    if (c->nsizes) return "a decoded case has no @sizes";
+    for (size_t i = 0; i < c->nargs; i++) {
+        const struct scn_arg *a = &c->args[i];
+        if (a->type >= SCN_ARG__COUNT) return "argument type";
+        if (SEEN.conv[i] == '*' && (a->v.i < -SCN_DECODE_MAX_WIDTH || a->v.i > SCN_DECODE_MAX_WIDTH))
+            return "a '*' argument beyond [-512, 512]";
+        if (a->type == SCN_ARG_STR && !a->is_null) {
+            if ((size_t)a->off + a->len + 1 > c->arena_used) return "a string outside the used arena";
+            if (memchr(c->arena + a->off, 0, a->len) || c->arena[a->off + a->len]) return "a string's NUL";
+        }
+        if (a->type == SCN_ARG_WSTR && !a->is_null) {
+            if (a->off % sizeof(wchar_t) || (size_t)a->off + (a->len + 1) * sizeof(wchar_t) > c->arena_used)
+                return "a wide string outside the used arena or misaligned";
+            const wchar_t *w = (const wchar_t *)(const void *)(c->arena + a->off);
+            for (size_t k = 0; k < a->len; k++)
+                if (w[k] == 0 || (uint32_t)w[k] > 0x7fffffff) return "a wide string's code point";
+            if (w[a->len]) return "a wide string's NUL";
+        }
+        if (a->type == SCN_ARG_STR && a->is_null && !kern) return "a NULL string in the ISO dialect";
+        /* SCN_DECODE_SHORT_LD: the long double of a decimal conversion within 2^+-1100 */
+        if ((fl & SCN_DECODE_SHORT_LD) && a->type == SCN_ARG_LDOUBLE && SEEN.conv[i] != 'a' && SEEN.conv[i] != 'A' &&
+            isfinite(a->v.ld) && a->v.ld != 0) {
+            int e;
+            frexpl(a->v.ld, &e);
+            if (e < -1100 || e > 1102) return "SHORT_LD: a long double beyond 2^+-1100";
+        }
+    }
+    /* the flags: what they leave out is not there */
+    if ((fl & SCN_DECODE_NO_N) && SEEN.seen['n']) return "NO_N: %n";
+    if ((fl & SCN_DECODE_NO_FLOAT) && (SEEN.seen['f'] | SEEN.seen['F'] | SEEN.seen['e'] | SEEN.seen['E'] |
+                                       SEEN.seen['g'] | SEEN.seen['G'] | SEEN.seen['a'] | SEEN.seen['A']))
+        return "NO_FLOAT: a floating conversion";
+    if ((fl & SCN_DECODE_NO_POSITIONAL) && SEEN.positional) return "NO_POSITIONAL: n$";
+    for (size_t i = 0; i < c->nargs; i++)
+        if ((fl & SCN_DECODE_NO_WIDE) && (c->args[i].type == SCN_ARG_WINT || c->args[i].type == SCN_ARG_WSTR))
+            return "NO_WIDE: %lc / %ls";
+    if ((!(fl & SCN_DECODE_C23) || (fl & SCN_DECODE_NO_BINARY) || kern) && (SEEN.seen['b'] | SEEN.seen['B']))
+        return "%b / %B without C23";
+    if ((!(fl & SCN_DECODE_C23) || kern) && SEEN.wlen) return "wN without C23";
+    return NULL;
+}
+
+static void test_decoder(void)
+{
+    unsigned char data[512];
+    static const unsigned flagsets[] = { 0, SCN_DECODE_C23, SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_N, SCN_DECODE_NO_POSITIONAL };
+    int nonempty = 0, positional = 0, withargs = 0;
+    for (int it = 0; it < 6000; it++) {
+        size_t n = rnd() % sizeof data;
+        for (size_t i = 0; i < n; i++) data[i] = (unsigned char)rnd();
+        int kern = it % 3 == 0;
+        unsigned fl = flagsets[it % 4];
+        scn_case_from_bytes(data, n, &C, kern ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, fl);
+        CHECK(strlen(C.fmt) == C.fmt_len, "decoded format has a NUL byte");
+        const char *why = check_types(&C, kern, (fl & SCN_DECODE_NO_FLOAT) != 0);
+        scn_case_format(&C, out, sizeof out);
+        CHECK(why == NULL, "decoded case not well-typed (%s): %s", why, out);
+        if (why) break;
+        nonempty += C.fmt_len > 0;
+        withargs += C.nargs > 3;
+        positional += strchr(C.fmt, '$') != NULL;
+        /* text round trip: decode -> text -> model -> text */
+        CHECK(scn_case_parse(out, strlen(out), &C2, err, sizeof err) == 0, "decoded case does not parse: %s: %s", err, out);
+        scn_case_format(&C2, out2, sizeof out2);
+        CHECK(!strcmp(out, out2), "decoded round trip:\n  %s\n  %s", out, out2);
+        /* glibc (2.36: no wN) can run every ISO case (and ASan/UBSan watch the va_list) */
+        if (!kern && !(fl & SCN_DECODE_C23)) {
+            if (getenv("SCN_TEST_VERBOSE")) fprintf(stderr, "%s\n", out);
+            char buf[256];
+            int r = scn_case_call(vsnprintf, &C, buf, sizeof buf);
+            CHECK(r >= -1, "glibc ret %d", r);
+        }
+        /* deterministic */
+        scn_case_from_bytes(data, n, &C2, kern ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, fl);
+        scn_case_format(&C2, out2, sizeof out2);
+        CHECK(!strcmp(out, out2), "decoding is not deterministic");
+    }
+    CHECK(nonempty > 5000 && withargs > 1000 && positional > 300, "decoder variety: %d nonempty, %d with >3 args, %d positional",
+          nonempty, withargs, positional);
+    /* robust mode: garbage allowed but the arguments still match the conversions glibc sees */
+    int garbage = 0;
+    for (int it = 0; it < 3000; it++) {
+        size_t n = rnd() % 256;
+        for (size_t i = 0; i < n; i++) data[i] = (unsigned char)rnd();
+        scn_case_from_bytes(data, n, &C, it & 1 ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, SCN_DECODE_ROBUST);
+        garbage += check_types(&C, it & 1, 0) != NULL;
+        scn_case_format(&C, out, sizeof out);
+        CHECK(scn_case_parse(out, strlen(out), &C2, err, sizeof err) == 0, "robust case does not parse: %s", err);
+    }
+    CHECK(garbage > 300, "robust mode produced garbage only %d times", garbage);
+    /* a one-byte change to a literal-run byte changes only that literal */
+    unsigned char a[] = { 0x00, 0x03, 'a', 'b', 'c', 'd', 0x4b, 0x00, 0x00, 0x05 }; /* 0x4b % 25 = 0: 'd' */
+    scn_case_from_bytes(a, sizeof a, &C, SCN_DIALECT_ISO, 0);
+    CHECK(!strcmp(C.fmt, "abcd%d") && C.nargs == 1 && C.args[0].v.i == 5, "grammar example: %s", C.fmt);
+    /* conversion 'd', fb 0x21 = '-' + literal width, pb 0x01 = literal precision,
+     * width 10 (2 bytes, little-endian), precision 3, value byte 0xfe = -2 */
+    unsigned char a2[] = { 0x00, 0x4b, 0x21, 0x01, 0x0a, 0x00, 0x03, 0x00, 0xfe };
+    scn_case_from_bytes(a2, sizeof a2, &C, SCN_DIALECT_ISO, 0);
+    scn_case_format(&C, out, sizeof out);
+    CHECK(!strcmp(out, "\"%-10.3d\" int:-2"), "grammar example 2: %s", out);
+    unsigned char a3[] = { 0x00, 0x4b, 0x20, 0x00, 0x05, 0x01, 0x07 }; /* width 0x105 = 261 */
+    scn_case_from_bytes(a3, sizeof a3, &C, SCN_DIALECT_ISO, 0);
+    scn_case_format(&C, out, sizeof out);
+    CHECK(!strcmp(out, "\"%261d\" int:7"), "grammar example 3: %s", out);
+}
+
+
+/* bounds and flags over many random inputs, robust mode included */
+static void test_bounds_and_flags(void)
+{
+    static const unsigned flagsets[] = {
+        SCN_DECODE_NO_N,
+        SCN_DECODE_NO_WIDE,
+        SCN_DECODE_NO_FLOAT,
+        SCN_DECODE_NO_POSITIONAL | SCN_DECODE_SHORT_LD,
+        SCN_DECODE_C23 | SCN_DECODE_NO_BINARY,
+        SCN_DECODE_C23 | SCN_DECODE_SHORT_LD,
+        SCN_DECODE_SHORT_LD,
+        SCN_DECODE_ROBUST | SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N,
+    };
+    static unsigned char data[4096];
+    int binary = 0, wlen = 0, wide = 0, n = 0, ld = 0, big = 0;
+    for (int it = 0; it < 8000; it++) {
+        /* mostly short inputs, some long ones that reach the format/argument limits */
+        size_t len = it % 50 == 0 ? sizeof data : rnd() % 600;
+        for (size_t i = 0; i < len; i++) data[i] = (unsigned char)rnd();
+        int kern = it % 5 == 0;
+        unsigned fl = flagsets[it % (sizeof flagsets / sizeof flagsets[0])];
+        size_t used = scn_case_from_bytes(data, len, &C, kern ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, fl);
+        CHECK(used <= len, "consumed %zu of %zu bytes", used, len);
+        const char *why = check_types(&C, kern, (fl & SCN_DECODE_NO_FLOAT) != 0);
+        if (fl & SCN_DECODE_ROBUST) why = NULL; /* garbage is allowed there; the bounds are not */
+        const char *oob = check_bounds(&C, kern, kern ? fl | SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_POSITIONAL |
+                                                            SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N
+                                                      : fl);
+        if (why || oob) {
+            scn_case_format(&C, out, sizeof out);
+            CHECK(!why && !oob, "flags %#x %s: %s / %s: %.300s", fl, kern ? "kernel" : "iso", why ? why : "",
+                  oob ? oob : "", out);
+            break;
+        }
+        binary += SEEN.seen['b'] | SEEN.seen['B'];
+        wlen += SEEN.wlen;
+        n += SEEN.seen['n'];
+        big += C.fmt_len > SCN_CASE_MAX_FMT / 2 || C.nargs > SCN_CASE_MAX_ARGS - 4;
+        for (size_t i = 0; i < C.nargs; i++) {
+            wide += C.args[i].type == SCN_ARG_WSTR;
+            ld += C.args[i].type == SCN_ARG_LDOUBLE;
+        }
+    }
+    /* the checks above saw what they check */
+    CHECK(binary > 50 && wlen > 50 && wide > 50 && n > 50 && ld > 50 && big > 20,
+          "variety: %d %%b, %d wN, %d wide, %d %%n, %d long double, %d near the limits", binary, wlen, wide, n, ld, big);
+
+    /* nothing in, nothing out; a missing byte reads as 0 */
+    scn_case_from_bytes(NULL, 0, &C, SCN_DIALECT_ISO, 0);
+    CHECK(C.fmt_len == 0 && C.nargs == 0 && C.fmt[0] == 0, "empty input: %s", C.fmt);
+    unsigned char one = 0x01;
+    CHECK(scn_case_from_bytes(&one, 1, &C, SCN_DIALECT_ISO, 0) == 1 && C.fmt_len == 0 && C.nargs == 0, "header only");
+    /* a literal run cut short: the missing bytes are 0, written 'x' */
+    unsigned char cut[] = { 0x00, 0x03, 'a' };
+    scn_case_from_bytes(cut, sizeof cut, &C, SCN_DIALECT_ISO, 0);
+    CHECK(!strcmp(C.fmt, "axxx"), "cut-short literal: %s", C.fmt);
+}
+
+/* The decoder overwrites the whole case: decoding into a case that held
+ * another one gives the same case as decoding into a fresh one. */
+static void test_reuse(void)
+{
+    static struct scn_case fresh;
+    unsigned char data[300];
+    for (int it = 0; it < 500; it++) {
+        for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)rnd();
+        /* C first holds a big case */
+        const char *t = "\"%s %s %d %@\" str:\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\" str:\"b\" int:5 @1,2,3";
+        CHECK(scn_case_parse(t, strlen(t), &C, err, sizeof err) == 0, "%s", err);
+        size_t n = rnd() % sizeof data;
+        memset(&fresh, 0, sizeof fresh);
+        scn_case_from_bytes(data, n, &fresh, it & 1 ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, 0);
+        scn_case_from_bytes(data, n, &C, it & 1 ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, 0);
+        scn_case_format(&fresh, out, sizeof out);
+        scn_case_format(&C, out2, sizeof out2);
+        CHECK(!strcmp(out, out2), "reused case differs:\n  %s\n  %s", out, out2);
+        if (strcmp(out, out2)) break;
+    }
+}
+
+int main(void)
+{
+    test_decoder();
+    test_bounds_and_flags();
+    test_reuse();
+    return check_summary("test_case_decode");
+}

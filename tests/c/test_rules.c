@@ -1,0 +1,498 @@
+/* Tests of the rules (oracles/rules.c): the allowance / known-bug tables
+ * (loading from text, files and the environment, and every way a table is
+ * refused with its line), the embedded tables being the shipped files, and
+ * the one pattern language: each term of the header of allowances.tsv
+ * matching what it documents and nothing else, '&', dialects, target lists,
+ * and the order in which scn_rule_find tries the rules. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "case.h"
+#include "rules.h"
+#include "spec.h"
+
+#ifndef SCN_TEST_ORACLES_DIR
+#error "SCN_TEST_ORACLES_DIR (the oracles/ directory of the source tree) must be defined"
+#endif
+
+static char err[400];
+
+static struct scn_case *parse(const char *text)
+{
+    static struct scn_case c;
+    char e[200];
+    if (scn_case_parse(text, strlen(text), &c, e, sizeof e)) {
+        fprintf(stderr, "bad case %s: %s\n", text, e);
+        exit(2);
+    }
+    return &c;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[1 << 18];
+    *len = fread(buf, 1, sizeof buf - 1, f);
+    buf[*len] = 0;
+    fclose(f);
+    return buf;
+}
+
+/* A temporary file (in the test's working directory) holding text. */
+static void temp_file(char *path, size_t cap, const char *text)
+{
+    snprintf(path, cap, "test_rules_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) {
+        perror("temporary file");
+        exit(2);
+    }
+    close(fd);
+}
+
+/* ---------------------------------------------------------------- the environment */
+
+/* In a child (the tables are read at the first use, once per process):
+ * env var name = file, then scn_rules_count(). Returns the exit status
+ * (the count, or what the process exited with) and its stderr in out. */
+static int child_count(const char *env, const char *path, char *out, size_t cap)
+{
+    int p[2];
+    if (pipe(p)) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(p[0]);
+        dup2(p[1], 2);
+        unsetenv("SCN_ALLOWANCES");
+        unsetenv("SCN_KNOWN_BUGS");
+        setenv(env, path, 1);
+        size_t n = scn_rules_count();
+        _exit(n > 100 ? 100 : (int)n);
+    }
+    close(p[1]);
+    size_t k = 0;
+    ssize_t r;
+    while (k + 1 < cap && (r = read(p[0], out + k, cap - 1 - k)) > 0) k += (size_t)r;
+    out[k] = 0;
+    close(p[0]);
+    int st;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_environment(void)
+{
+    char good[64], bad[64], msg[1000];
+    temp_file(good, sizeof good, "# mine\none\tiso\tconv=p\t*\tC\ntwo\t*\tconv=s&arg=null\t*\tC\n");
+    temp_file(bad, sizeof bad, "one\tiso\tconv=p\t*\tC\ntwo\tiso\tconv=pp&nonsense\t*\tC\n");
+    /* the embedded known bugs + the file's 2 allowances */
+    size_t kb = 0;
+    {
+        size_t len;
+        char *t = slurp(SCN_TEST_ORACLES_DIR "/known_bugs.tsv", &len);
+        for (char *l = t; l && *l;) {
+            char *e = strchr(l, '\n');
+            if (*l != '#' && *l != '\n' && *l != '\r') kb++;
+            l = e ? e + 1 : l + strlen(l);
+        }
+    }
+    int st = child_count("SCN_ALLOWANCES", good, msg, sizeof msg);
+    CHECK(st == (int)(kb + 2 > 100 ? 100 : kb + 2), "SCN_ALLOWANCES=good: status %d (%s)", st, msg);
+    /* a broken table is a set-up error: exit 2, naming the file and the line */
+    st = child_count("SCN_ALLOWANCES", bad, msg, sizeof msg);
+    CHECK(st == 2 && strstr(msg, bad) && strstr(msg, "line 2") && strstr(msg, "nonsense"),
+          "SCN_ALLOWANCES=bad: status %d, message '%s'", st, msg);
+    st = child_count("SCN_KNOWN_BUGS", bad, msg, sizeof msg); /* 5 columns where 8 are expected */
+    CHECK(st == 2 && strstr(msg, bad) && strstr(msg, "line 1"), "SCN_KNOWN_BUGS=bad: status %d, message '%s'", st, msg);
+    st = child_count("SCN_KNOWN_BUGS", "/nonexistent/kb.tsv", msg, sizeof msg);
+    CHECK(st == 2 && strstr(msg, "/nonexistent/kb.tsv"), "SCN_KNOWN_BUGS missing: status %d, message '%s'", st, msg);
+    unlink(good);
+    unlink(bad);
+}
+
+/* ---------------------------------------------------------------- the embedded tables */
+
+/* The ids of a shipped table's entries, in order, one per line of ids. */
+static size_t table_ids(const char *path, char ids[][48], size_t max)
+{
+    size_t len, n = 0;
+    char *t = slurp(path, &len);
+    CHECK(t != NULL, "cannot read %s", path);
+    for (char *l = t; t && *l && n < max;) {
+        char *e = strchr(l, '\n');
+        size_t ll = e ? (size_t)(e - l) : strlen(l);
+        if (ll && *l != '#' && *l != '\r') {
+            size_t k = strcspn(l, "\t");
+            snprintf(ids[n++], 48, "%.*s", (int)k, l);
+        }
+        l = e ? e + 1 : l + ll;
+    }
+    return n;
+}
+
+static void test_embedded(void)
+{
+    static char ids[400][48];
+    size_t na = table_ids(SCN_TEST_ORACLES_DIR "/allowances.tsv", ids, 200);
+    size_t nk = table_ids(SCN_TEST_ORACLES_DIR "/known_bugs.tsv", ids + na, 200);
+    CHECK(na > 0 && nk > 0, "shipped tables: %zu allowances, %zu known bugs", na, nk);
+    CHECK(scn_rules_count() == na + nk, "%zu rules embedded, the files have %zu + %zu", scn_rules_count(), na, nk);
+    for (size_t i = 0; i < na + nk && i < scn_rules_count(); i++) {
+        const struct scn_rule *r = scn_rule_at(i);
+        CHECK(!strcmp(r->id, ids[i]), "rule %zu: embedded %s, file %s", i, r->id, ids[i]);
+        CHECK((r->kind == SCN_RULE_ALLOWANCE) == (i < na), "rule %s: kind %d", r->id, r->kind);
+        if (r->kind != SCN_RULE_ALLOWANCE)
+            CHECK(r->reproducer[0] && r->versions[0], "known bug %s without reproducer or versions", r->id);
+        CHECK(r->citation[0] && r->pattern[0] && r->targets[0], "rule %s: an empty field", r->id);
+    }
+    CHECK(scn_rule_at(na + nk) == NULL, "past the end");
+}
+
+/* ---------------------------------------------------------------- loading */
+
+static void test_loading(void)
+{
+    /* comments, blank lines and CR LF line ends; the fields of an entry */
+    const char *allow = "# comment\n"
+                        "\n"
+                        "a1\tiso\tconv=p\t*\tcite one\r\n"
+                        "a2\tkernel\tconv=s&arg=null\tglibc,musl\tcite two\n"
+                        "a3\t*\twhole&ret<0\t*\tcite three"; /* no newline at the end */
+    unsigned g0 = scn_rules_generation();
+    CHECK(scn_allowances_load(allow, strlen(allow), err, sizeof err) == 3, "allowances: %s", err);
+    CHECK(scn_rules_generation() != g0, "the generation did not change");
+    const char *kbt = "k1\tbug\tiso\tflag=+\tplus\tplus 1.0\t\"%+d\" int:0\tupstream #1\n"
+                      "k2\tgap\t*\tlen=w\tglibc\tglibc 2.36\t\"%w8d\" int:1\tC23\n";
+    CHECK(scn_known_bugs_load(kbt, strlen(kbt), err, sizeof err) == 2, "known bugs: %s", err);
+    CHECK(scn_rules_count() == 5, "%zu rules", scn_rules_count());
+    const struct scn_rule *r = scn_rule_at(0);
+    CHECK(!strcmp(r->id, "a1") && r->kind == SCN_RULE_ALLOWANCE && r->dialect == SCN_DIALECT_ISO &&
+              !strcmp(r->pattern, "conv=p") && !strcmp(r->targets, "*") && !strcmp(r->citation, "cite one"),
+          "a1: %s %d %s %s '%s'", r->id, r->dialect, r->pattern, r->targets, r->citation);
+    r = scn_rule_at(1);
+    CHECK(r->dialect == SCN_DIALECT_KERNEL && !strcmp(r->targets, "glibc,musl"), "a2");
+    r = scn_rule_at(2);
+    CHECK(r->dialect == -1 && !strcmp(r->citation, "cite three"), "a3: '%s'", r->citation);
+    r = scn_rule_at(3);
+    CHECK(!strcmp(r->id, "k1") && r->kind == SCN_RULE_KNOWN_BUG && !strcmp(r->versions, "plus 1.0") &&
+              !strcmp(r->reproducer, "\"%+d\" int:0") && !strcmp(r->citation, "upstream #1"),
+          "k1: %d %s %s %s", r->kind, r->versions, r->reproducer, r->citation);
+    r = scn_rule_at(4);
+    CHECK(r->kind == SCN_RULE_KNOWN_GAP && r->dialect == -1, "k2");
+    CHECK(scn_rule_at(5) == NULL, "past the end");
+    CHECK(!strcmp(scn_rule_kind_name(SCN_RULE_ALLOWANCE), "allowance") &&
+              !strcmp(scn_rule_kind_name(SCN_RULE_KNOWN_BUG), "known-bug") &&
+              !strcmp(scn_rule_kind_name(SCN_RULE_KNOWN_GAP), "known-gap"),
+          "kind names");
+    CHECK(!strcmp(scn_rule_classification(SCN_RULE_ALLOWANCE), "implementation-defined") &&
+              !strcmp(scn_rule_classification(SCN_RULE_KNOWN_BUG), "known-bug") &&
+              !strcmp(scn_rule_classification(SCN_RULE_KNOWN_GAP), "known-gap"),
+          "classifications");
+
+    /* every valid term is accepted */
+    static const char *const terms[] = {
+        "conv=a|A|La", "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "flag=-", "flag=+", "flag= ", "flag=#",
+        "flag=0", "prec", "noprec", "spec=invalid", "whole", "ret<0", "hexvalue", "positional", "width<0",
+        "sharedarg", "len=w|-|hh", "argpos>9", "argpos>12", "conv=d&flag=-&prec",
+    };
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+        char t[200];
+        snprintf(t, sizeof t, "x\tiso\t%s\t*\tC\n", terms[i]);
+        CHECK(scn_allowances_load(t, strlen(t), err, sizeof err) == 1, "term '%s' refused: %s", terms[i], err);
+    }
+
+    /* refused tables: -1 and "line N: ..." naming the problem; the table in
+     * place stays as it was */
+    CHECK(scn_allowances_load(allow, strlen(allow), err, sizeof err) == 3, "%s", err);
+    unsigned g1 = scn_rules_generation();
+    static const struct { int known; const char *text, *want1, *want2; } bad[] = {
+        { 0, "ok\tiso\tconv=p\t*\tC\nshort\tiso\tconv=p\t*\n", "line 2", "fields" },
+        { 0, "ok\tiso\tconv=p\t*\tC\n# c\n\nshort\tiso\tconv=p\n", "line 4", "fields" },
+        { 0, "e\tiso\t\t*\tC\n", "line 1", "empty" },
+        { 0, "d\tmars\tconv=p\t*\tC\n", "line 1", "dialect" },
+        { 0, "u\tiso\tconv=p&bogus=1\t*\tC\n", "line 1", "bogus=1" },
+        { 0, "u\tiso\tconv=\t*\tC\n", "line 1", "conv=" },
+        { 0, "u\tiso\tflag=x\t*\tC\n", "line 1", "flag=x" },
+        { 0, "u\tiso\tflag=--\t*\tC\n", "line 1", "flag=--" },
+        { 0, "u\tiso\targpos>\t*\tC\n", "line 1", "argpos>" },
+        { 0, "u\tiso\targpos>9x\t*\tC\n", "line 1", "argpos>9x" },
+        { 0, "u\tiso\tPREC\t*\tC\n", "line 1", "PREC" },
+        { 0, "same\tiso\tconv=p\t*\tC\nsame\tiso\tconv=s\t*\tC\n", "line 2", "same" },
+        { 0, "iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii\tiso\tconv=p\t*\tC\n", "line 1", "id" },
+        { 1, "k\tmaybe\tiso\tflag=+\tplus\tv\tr\tc\n", "line 1", "kind" },
+        { 1, "k\tbug\tiso\tflag=+\tplus\n", "line 1", "fields" },
+        { 1, "k\tbug\tiso\tflag=+\tplus\tv\t\tc\n", "line 1", "empty" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        const char *t = bad[i].text;
+        int n = bad[i].known ? scn_known_bugs_load(t, strlen(t), err, sizeof err)
+                             : scn_allowances_load(t, strlen(t), err, sizeof err);
+        CHECK(n == -1 && !strncmp(err, bad[i].want1, strlen(bad[i].want1)) && err[strlen(bad[i].want1)] == ':' &&
+                  (!bad[i].want2 || strstr(err, bad[i].want2)),
+              "table %zu accepted (%d) or message '%s' (want '%s', '%s')", i, n, err, bad[i].want1,
+              bad[i].want2 ? bad[i].want2 : "");
+    }
+    CHECK(scn_rules_count() == 5 && !strcmp(scn_rule_at(0)->id, "a1") && !strcmp(scn_rule_at(3)->id, "k1"),
+          "a refused table changed the rules: %zu, %s", scn_rules_count(), scn_rule_at(0)->id);
+    CHECK(scn_rules_generation() == g1, "a refused table changed the generation");
+
+    /* files: loaded like text; a missing or broken one names the path */
+    char path[64];
+    temp_file(path, sizeof path, "f1\tiso\tconv=p\t*\tC\nf2\tiso\tconv=s\t*\tC\n");
+    CHECK(scn_allowances_load_file(path, err, sizeof err) == 2 && !strcmp(scn_rule_at(1)->id, "f2"), "file: %s", err);
+    unlink(path);
+    temp_file(path, sizeof path, "k\tbug\tiso\tflag=+\tplus\tv\tr\tc\nk2\tbug\tiso\tflag=?\tplus\tv\tr\tc\n");
+    CHECK(scn_known_bugs_load_file(path, err, sizeof err) == -1 && strstr(err, path) && strstr(err, "line 2"),
+          "broken file: %s", err);
+    unlink(path);
+    CHECK(scn_known_bugs_load_file("/nonexistent/x.tsv", err, sizeof err) == -1 && strstr(err, "/nonexistent/x.tsv"),
+          "missing file: %s", err);
+    /* an empty table is a table */
+    CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0 && scn_rules_count() == 2, "empty: %zu", scn_rules_count());
+}
+
+/* ---------------------------------------------------------------- matching */
+
+/* Whether pattern (an allowance for targets "*" of dialect rd, -1: "*")
+ * matches specification `which` of the case (its text as written and its
+ * value argument; -1: the whole case), with these outputs. */
+static int matches_out(const char *pattern, int rd, enum scn_dialect d, const char *text, int which, int ret_a,
+                       int ret_b, const char *oa, const char *ob)
+{
+    struct scn_rule r = { .id = "t", .kind = SCN_RULE_ALLOWANCE, .dialect = rd, .targets = "*" };
+    snprintf(r.pattern, sizeof r.pattern, "%s", pattern);
+    struct scn_case *c = parse(text);
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    char spec[64] = "";
+    const struct scn_arg *val = NULL;
+    if (which >= 0) {
+        size_t n = scn_scan_specs(c, d, sp, SCN_MAX_SPECS);
+        if ((size_t)which >= n) {
+            fprintf(stderr, "%s has no specification %d\n", text, which);
+            exit(2);
+        }
+        snprintf(spec, sizeof spec, "%.*s", (int)(sp[which].end - sp[which].start), c->fmt + sp[which].start);
+        if (sp[which].varg >= 0) val = &c->args[sp[which].varg];
+    }
+    return scn_rule_matches(&r, d, which >= 0 ? spec : NULL, val, c, "ta", "tb", ret_a, ret_b,
+                            (const unsigned char *)oa, oa ? strlen(oa) : 0, (const unsigned char *)ob,
+                            ob ? strlen(ob) : 0);
+}
+
+static int matches(const char *pattern, const char *text, int which)
+{
+    return matches_out(pattern, -1, SCN_DIALECT_ISO, text, which, 1, 1, "x", "x");
+}
+
+/* The same through the table and scn_rule_find, with the culprit as the
+ * specification scanner gives it (so '*' widths keep their arguments). */
+static int finds(const char *pattern, const char *text, int which)
+{
+    char t[300];
+    snprintf(t, sizeof t, "t\t*\t%s\t*\tC\n", pattern);
+    if (scn_allowances_load(t, strlen(t), err, sizeof err) != 1) {
+        fprintf(stderr, "pattern %s: %s\n", pattern, err);
+        exit(2);
+    }
+    struct scn_case *c = parse(text);
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
+    struct scn_culprit k = { which >= 0 ? &sp[which] : NULL, 1, 1, (const unsigned char *)"x",
+                             (const unsigned char *)"x", 1, 1 };
+    return scn_rule_find(SCN_DIALECT_ISO, c, &k, "ta", "tb") == 0;
+}
+
+static void test_terms(void)
+{
+    static const struct { const char *pattern, *text; int which, want; } m[] = {
+        /* conv=: a bare letter any length, with a length exactly that one */
+        { "conv=a|A", "\"%a\" double:0x1p+0", 0, 1 },
+        { "conv=a|A", "\"%LA\" ldouble:0x8p-3", 0, 1 },
+        { "conv=a|A", "\"%e\" double:0x1p+0", 0, 0 },
+        { "conv=La", "\"%La\" ldouble:0x8p-3", 0, 1 },
+        { "conv=La", "\"%a\" double:0x1p+0", 0, 0 },
+        { "conv=lc|ls", "\"%lc\" wint:65", 0, 1 },
+        { "conv=lc|ls", "\"%c\" int:65", 0, 0 },
+        { "conv=d", "\"%s%d\" str:\"x\" int:1", 1, 1 },
+        { "conv=d", "\"%s%d\" str:\"x\" int:1", 0, 0 },
+        { "conv=d", "\"%y\"", 0, 0 }, /* an invalid specification has no conversion */
+        /* flag=C */
+        { "flag=-", "\"%-5d\" int:1", 0, 1 },
+        { "flag=-", "\"%5d\" int:1", 0, 0 },
+        { "flag=+", "\"%+d\" int:1", 0, 1 },
+        { "flag= ", "\"% d\" int:1", 0, 1 },
+        { "flag= ", "\"%+d\" int:1", 0, 0 },
+        { "flag=#", "\"%#x\" uint:1", 0, 1 },
+        { "flag=0", "\"%05d\" int:1", 0, 1 },
+        { "flag=0", "\"%50d\" int:1", 0, 0 }, /* a width is not the 0 flag */
+        /* arg= */
+        { "arg=null", "\"%s\" str:NULL", 0, 1 },
+        { "arg=null", "\"%s\" str:\"\"", 0, 0 },
+        { "arg=null", "\"%p\" ptr:NULL", 0, 1 },
+        { "arg=null", "\"%p\" ptr:0x1", 0, 0 },
+        { "arg=nan", "\"%f\" double:nan", 0, 1 },
+        { "arg=nan", "\"%f\" double:-nan", 0, 1 },
+        { "arg=nan", "\"%Lf\" ldouble:nan", 0, 1 },
+        { "arg=nan", "\"%f\" double:inf", 0, 0 },
+        { "arg=nonascii", "\"%lc\" wint:233", 0, 1 },
+        { "arg=nonascii", "\"%lc\" wint:127", 0, 0 },
+        { "arg=nonascii", "\"%ls\" wstr:\"caf\\u{e9}\"", 0, 1 },
+        { "arg=nonascii", "\"%ls\" wstr:\"cafe\"", 0, 0 },
+        { "arg=nonascii", "\"%s\" str:\"caf\\xe9\"", 0, 0 }, /* bytes are not code points */
+        { "arg=zero", "\"%d\" int:0", 0, 1 },
+        { "arg=zero", "\"%lu\" ulong:0", 0, 1 },
+        { "arg=zero", "\"%lc\" wint:0", 0, 1 },
+        { "arg=zero", "\"%d\" int:1", 0, 0 },
+        { "arg=zero", "\"%f\" double:0x0p+0", 0, 0 }, /* an integer or wint_t 0 only */
+        /* precision */
+        { "prec", "\"%.3f\" double:0x1p+0", 0, 1 },
+        { "prec", "\"%.f\" double:0x1p+0", 0, 1 },
+        { "prec", "\"%f\" double:0x1p+0", 0, 0 },
+        { "noprec", "\"%f\" double:0x1p+0", 0, 1 },
+        { "noprec", "\"%.0f\" double:0x1p+0", 0, 0 },
+        /* spec=invalid, whole */
+        { "spec=invalid", "\"%d%y\" int:1", 1, 1 },
+        { "spec=invalid", "\"%d%y\" int:1", 0, 0 },
+        { "whole", "\"%d\" int:1", -1, 1 },
+        { "whole", "\"%d\" int:1", 0, 0 },
+        /* positional */
+        { "positional", "\"%1$d\" int:1", 0, 1 },
+        { "positional", "\"%d\" int:1", 0, 0 },
+        /* len= */
+        { "len=hh|h", "\"%hhd\" int:1", 0, 1 },
+        { "len=hh|h", "\"%hd\" int:1", 0, 1 },
+        { "len=hh|h", "\"%d\" int:1", 0, 0 },
+        { "len=hh|h", "\"%ld\" long:1", 0, 0 },
+        { "len=-", "\"%d\" int:1", 0, 1 },
+        { "len=-", "\"%ld\" long:1", 0, 0 },
+        { "len=w", "\"%w16d\" int:1", 0, 1 },
+        { "len=w", "\"%wf32d\" int:1", 0, 1 },
+        { "len=w", "\"%ld\" long:1", 0, 0 },
+        { "len=l", "\"%lld\" llong:1", 0, 0 },
+        /* whole-case terms */
+        { "sharedarg", "\"%1$d %1$d\" int:3", -1, 1 },
+        { "sharedarg", "\"%1$*1$d\" int:3", -1, 1 }, /* width and value of one */
+        { "sharedarg", "\"%1$d %2$d\" int:1 int:2", -1, 0 },
+        { "sharedarg", "\"%1$d %1$d\" int:3", 0, 0 }, /* a culprit: not the whole case */
+        { "argpos>9", "\"%10$d\" int:1 int:2 int:3 int:4 int:5 int:6 int:7 int:8 int:9 int:10", -1, 1 },
+        { "argpos>10", "\"%10$d\" int:1 int:2 int:3 int:4 int:5 int:6 int:7 int:8 int:9 int:10", -1, 0 },
+        { "argpos>1", "\"%1$*2$d\" int:1 int:2", -1, 1 }, /* a width's position counts */
+        { "argpos>0", "\"%d\" int:1", -1, 0 },
+        /* '&': every term */
+        { "conv=d&flag=-", "\"%-d\" int:1", 0, 1 },
+        { "conv=d&flag=-", "\"%-x\" uint:1", 0, 0 },
+        { "conv=d&flag=-", "\"%d\" int:1", 0, 0 },
+        { "conv=f&arg=nan&prec", "\"%.1f\" double:nan", 0, 1 },
+        { "conv=f&arg=nan&prec", "\"%f\" double:nan", 0, 0 },
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        int got = matches(m[i].pattern, m[i].text, m[i].which);
+        CHECK(got == m[i].want, "%s on %s (spec %d): %d, want %d", m[i].pattern, m[i].text, m[i].which, got, m[i].want);
+        got = finds(m[i].pattern, m[i].text, m[i].which);
+        CHECK(got == m[i].want, "table: %s on %s (spec %d): %d, want %d", m[i].pattern, m[i].text, m[i].which, got,
+              m[i].want);
+    }
+    /* width<0 needs the '*' argument: the culprit as scanned */
+    CHECK(finds("width<0", "\"%*d\" int:-5 int:1", 0), "width<0 of -5");
+    CHECK(!finds("width<0", "\"%*d\" int:5 int:1", 0), "width<0 of 5");
+    CHECK(!finds("width<0", "\"%-5d\" int:1", 0), "width<0 of a literal");
+    CHECK(finds("width<0&positional", "\"%1$*2$d\" int:1 int:-3", 0), "width<0, positional");
+    CHECK(finds("prec", "\"%.*f\" int:2 double:0x1p+0", 0), "prec from '*'");
+
+    /* ret<0: both calls failed */
+    CHECK(matches_out("ret<0", -1, SCN_DIALECT_ISO, "\"%d\" int:1", -1, -1, -1, "", ""), "ret<0 both");
+    CHECK(!matches_out("ret<0", -1, SCN_DIALECT_ISO, "\"%d\" int:1", -1, -1, 1, "", "1"), "ret<0 one");
+
+    /* hexvalue: both outputs are the argument's value as a hexadecimal
+     * float, at any normalisation, exact without a precision, correctly
+     * rounded with one, laid out in the field as the flags say */
+    static const struct { const char *text, *oa, *ob; int want; } h[] = {
+        { "\"%a\" double:0x1.8p+0", "0x1.8p+0", "0xc.0p-3", 1 },
+        { "\"%a\" double:0x1.8p+0", "0x1.8p+0", "0x3p-1", 1 },
+        { "\"%a\" double:0x1.8p+0", "0x1.8p+0", "0x1p+0", 0 },     /* another value */
+        { "\"%a\" double:0x1.8p+0", "0x1.8p+0", "1.5", 0 },        /* not hexadecimal */
+        { "\"%a\" double:-0x1.8p+0", "-0x1.8p+0", "0x1.8p+0", 0 }, /* the sign */
+        { "\"%.1a\" double:0x1.8p+0", "0x1.8p+0", "0xc.0p-3", 1 },
+        { "\"%.0a\" double:0x1.9p+0", "0x2p+0", "0x1p+0", 0 },     /* 1 is not 1.5625 to 0 digits */
+        { "\"%.1La\" ldouble:0xcp-3", "0x1.8p+0", "0x1.0p+0", 0 },
+        { "\"%10a\" double:0x1.8p+0", "  0x1.8p+0", "  0xc.0p-3", 1 },
+        { "\"%10a\" double:0x1.8p+0", "  0x1.8p+0", "0x1.8p+0  ", 0 }, /* padded on the wrong side */
+        { "\"%-10a\" double:0x1.8p+0", "0x1.8p+0  ", "0xc.0p-3  ", 1 },
+        { "\"%010a\" double:0x1.8p+0", "0x001.8p+0", "0x00c.0p-3", 1 },
+        { "\"%a\" double:nan", "nan", "nan", 0 },                  /* not a number: no value to compare */
+    };
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
+        int got = matches_out("hexvalue", -1, SCN_DIALECT_ISO, h[i].text, 0, (int)strlen(h[i].oa),
+                              (int)strlen(h[i].ob), h[i].oa, h[i].ob);
+        CHECK(got == h[i].want, "hexvalue %s: '%s' '%s': %d, want %d", h[i].text, h[i].oa, h[i].ob, got, h[i].want);
+    }
+    CHECK(!matches_out("hexvalue", -1, SCN_DIALECT_ISO, "\"%a\" double:0x1.8p+0", 0, -1, 8, "0x1.8p+0", "0x1.8p+0"),
+          "hexvalue with a failed call");
+
+    /* dialects: a rule of one dialect does not apply to the other; "*" to both */
+    CHECK(matches_out("conv=d", SCN_DIALECT_ISO, SCN_DIALECT_ISO, "\"%d\" int:1", 0, 1, 1, "x", "x"), "iso on iso");
+    CHECK(!matches_out("conv=d", SCN_DIALECT_ISO, SCN_DIALECT_KERNEL, "\"%d\" int:1", 0, 1, 1, "x", "x"),
+          "iso on kernel");
+    CHECK(!matches_out("conv=d", SCN_DIALECT_KERNEL, SCN_DIALECT_ISO, "\"%d\" int:1", 0, 1, 1, "x", "x"),
+          "kernel on iso");
+    CHECK(matches_out("conv=d", -1, SCN_DIALECT_KERNEL, "\"%d\" int:1", 0, 1, 1, "x", "x"), "* on kernel");
+}
+
+/* Target lists and the order of scn_rule_find: an allowance needs both
+ * targets listed, a known bug or gap one; allowances are tried first, then
+ * the known bugs, each table in order. */
+static void test_targets_and_order(void)
+{
+    struct scn_case *c = parse("\"%p\" ptr:NULL");
+    static struct scn_spec sp[4];
+    scn_scan_specs(c, SCN_DIALECT_ISO, sp, 4);
+    struct scn_culprit k = { &sp[0], 5, 1, (const unsigned char *)"(nil)", (const unsigned char *)"0", 5, 1 };
+    const char *al = "p-all\tiso\tconv=p\tglibc,musl\tC\n";
+    CHECK(scn_allowances_load(al, strlen(al), err, sizeof err) == 1, "%s", err);
+    CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "glibc", "musl") == 0, "both listed");
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "musl", "glibc") == 0, "both listed, other order");
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "glibc", "ref") == -1, "an allowance with one target listed");
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "glib", "musl") == -1, "a prefix of a name is not the name");
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "glibc", "musl2") == -1, "a longer name is not the name");
+    CHECK(scn_rule_find(SCN_DIALECT_KERNEL, c, &k, "glibc", "musl") == -1, "another dialect");
+
+    const char *kb = "kb-musl\tbug\tiso\tconv=p\tmusl\tv\tr\tc\n"
+                     "kb-any\tgap\t*\tconv=p\t*\tv\tr\tc\n";
+    CHECK(scn_allowances_load("", 0, err, sizeof err) == 0, "%s", err);
+    CHECK(scn_known_bugs_load(kb, strlen(kb), err, sizeof err) == 2, "%s", err);
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "ref", "musl") == 0, "a known bug of one listed target");
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "musl", "ref") == 0, "either side");
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "ref", "glibc") == 1, "the next rule when the first does not apply");
+    CHECK(scn_rule_find(SCN_DIALECT_KERNEL, c, &k, "ref", "glibc") == 1, "'*' dialect");
+
+    /* allowances first, whatever the known bugs say */
+    const char *al2 = "never\tiso\tconv=d\t*\tC\np-star\tiso\tconv=p\t*\tC\n";
+    CHECK(scn_allowances_load(al2, strlen(al2), err, sizeof err) == 2, "%s", err);
+    int i = scn_rule_find(SCN_DIALECT_ISO, c, &k, "ref", "musl");
+    CHECK(i == 1 && !strcmp(scn_rule_at((size_t)i)->id, "p-star"), "allowance first: %d", i);
+    /* a rule index names the rule scn_rule_at gives: known bugs after the allowances */
+    CHECK(!strcmp(scn_rule_at(2)->id, "kb-musl") && !strcmp(scn_rule_at(3)->id, "kb-any"), "order");
+}
+
+int main(void)
+{
+    unsetenv("SCN_ALLOWANCES"); /* the embedded tables */
+    unsetenv("SCN_KNOWN_BUGS");
+    /* first, while this process has read no table: the environment (in children) */
+    test_environment();
+    test_embedded();
+    test_loading();
+    test_terms();
+    test_targets_and_order();
+    return check_summary("test_rules");
+}
