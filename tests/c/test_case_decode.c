@@ -12,18 +12,10 @@
 #include <wchar.h>
 
 #include "check.h"
+#include "check_case.h"
 #include "case.h"
 
 static struct scn_case C, C2;
-static uint64_t rs = 0x2545f4914f6cdd1dull;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
-
 static char out[1 << 16], out2[1 << 16], err[256];
 
 /* Independent check that every conversion of an ISO/kernel format has an

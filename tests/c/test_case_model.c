@@ -14,18 +14,10 @@
 #include <wchar.h>
 
 #include "check.h"
+#include "check_case.h"
 #include "case.h"
 
 static struct scn_case C, C2;
-static uint64_t rs = 0x12345678abcdefull;
-static uint64_t rnd(void)
-{
-    rs ^= rs << 13;
-    rs ^= rs >> 7;
-    rs ^= rs << 17;
-    return rs;
-}
-
 static char out[1 << 16], err[256];
 
 /* ---------------------------------------------------------------- round trip */
@@ -343,6 +335,7 @@ static void test_capacity(void)
 
 int main(void)
 {
+    check_rs = 0x12345678abcdefull;
     test_roundtrip();
     test_parse_errors();
     test_mutated_texts();

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "check_case.h"
 #include "case.h"
 #include "differential.h"
 #include "finding.h"
@@ -34,17 +35,6 @@ static int plus_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 
 static const struct scn_target good = { "good", NULL, SCN_DIALECT_ISO, good_vsnprintf, NULL, "in-process" };
 static const struct scn_target plus = { "plus", NULL, SCN_DIALECT_ISO, plus_vsnprintf, NULL, "in-process" };
-
-static struct scn_case *parse(const char *text)
-{
-    static struct scn_case c;
-    char err[200];
-    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
-        fprintf(stderr, "bad case %s: %s\n", text, err);
-        exit(2);
-    }
-    return &c;
-}
 
 /* The root cause of text's case between good and plus (NULL: they agree). */
 static const struct scn_rootcause *root_cause(const char *text)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "check_case.h"
 #include "case.h"
 #include "rules.h"
 #include "spec.h"
@@ -22,17 +23,6 @@
 #endif
 
 static char err[400];
-
-static struct scn_case *parse(const char *text)
-{
-    static struct scn_case c;
-    char e[200];
-    if (scn_case_parse(text, strlen(text), &c, e, sizeof e)) {
-        fprintf(stderr, "bad case %s: %s\n", text, e);
-        exit(2);
-    }
-    return &c;
-}
 
 static char *slurp(const char *path, size_t *len)
 {

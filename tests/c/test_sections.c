@@ -13,20 +13,10 @@
 
 #include "case.h"
 #include "check.h"
+#include "check_case.h"
 #include "sections.h"
 #include "spec.h"
 #include "target.h"
-
-static struct scn_case *parse(const char *text)
-{
-    static struct scn_case c;
-    char err[200];
-    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
-        fprintf(stderr, "bad case %s: %s\n", text, err);
-        exit(2);
-    }
-    return &c;
-}
 
 static char t[1 << 14], t2[1 << 14];
 static struct scn_sections M, M2;
