@@ -125,7 +125,7 @@ static void spec_text(const struct scn_section *it, const int *num, int position
 
 int scn_sections_render(const struct scn_sections *m, struct scn_case *c)
 {
-    char f[SCN_CASE_MAX_FMT];
+    char f[SCN_CASE_MAX_FMT + 1]; /* a format of SCN_CASE_MAX_FMT bytes and the writer's NUL */
     struct scn_writer b = scn_writer_on(f, sizeof f);
     int num[SCN_CASE_MAX_ARGS];
     int order[SCN_CASE_MAX_ARGS * 3];

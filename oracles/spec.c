@@ -76,6 +76,9 @@ size_t scn_scan_format(const char *f, size_t nargs, enum scn_dialect dialect, st
                     if (f[q] == '$') { ppos = (int)v; p = q + 1; }
                     else s->invalid = 1;
                 }
+            } else if (dialect == SCN_DIALECT_KERNEL && !is_digit(f[p])) {
+                /* Linux format_decode: a '.' without digits leaves no precision */
+                s->prec = SCN_SPEC_NONE;
             } else {
                 p = read_num(f, p, &v);
                 s->prec = (int)v;

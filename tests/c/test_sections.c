@@ -147,10 +147,8 @@ static void test_edits(void)
     scn_case_add_int(&big, SCN_ARG_INT, 1);
     scn_sections_of(&big, SCN_DIALECT_ISO, &M);
     /* a format of SCN_CASE_MAX_FMT bytes fits a case (case.h) */
-    KNOWN_BUG(scn_sections_render(&M, &BACK) == 0 && BACK.fmt_len == SCN_CASE_MAX_FMT,
-              "sections.c scn_sections_render: a format of SCN_CASE_MAX_FMT (%d) bytes is refused (its buffer "
-              "f[SCN_CASE_MAX_FMT] has no room for the writer's NUL)",
-              SCN_CASE_MAX_FMT);
+    CHECK(scn_sections_render(&M, &BACK) == 0 && BACK.fmt_len == SCN_CASE_MAX_FMT,
+          "sections.c scn_sections_render: a format of SCN_CASE_MAX_FMT (%d) bytes is refused", SCN_CASE_MAX_FMT);
     M.it[M.n - 1].width = 1;
     M.it[0].len = SCN_CASE_MAX_FMT - 4; /* "a...a%1d" */
     CHECK(scn_sections_render(&M, &BACK) == 0 && BACK.fmt_len == SCN_CASE_MAX_FMT - 1, "a format of %d bytes",
@@ -232,10 +230,10 @@ static void test_decoded(void)
     int r2 = scn_case_call(ref[1]->vsnprintf, &BACK, o2, sizeof o2);
     scn_case_format(&BACK, t2, sizeof t2);
     CHECK(r1 == 5 && !strcmp(o1, "[abc]"), "ref-kernel \"[%%.s]\": %d %s", r1, o1);
-    KNOWN_BUG(r1 == r2 && !strcmp(o1, o2),
-              "spec.c scn_scan_format reads the precision \".\" alone as 0 in the kernel dialect too: %s rendered as %s "
-              "(ref-kernel \"%s\" vs \"%s\")",
-              kt, t2, o1, o2);
+    CHECK(r1 == r2 && !strcmp(o1, o2),
+          "spec.c: the kernel's precision \".\" alone must stay no precision: %s rendered as %s "
+          "(ref-kernel \"%s\" vs \"%s\")",
+          kt, t2, o1, o2);
 }
 
 int main(void)

@@ -1,6 +1,7 @@
 /* Tests of the one specification scanner (oracles/spec.c): what a format's
  * specifications read, where the scan stops, sub-cases. Cases as sections
  * (oracles/sections.c) are tested in test_sections.c. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,5 +64,15 @@ int main(void)
     text_of(&sub, t, sizeof t);
     CHECK(!strcmp(t, "\"%2$-*1$.d\" int:6 int:0"), "subcase %s", t);
 
+    /* a precision '.' without digits: 0 in ISO C (7.21.6.1p4), none in the
+     * kernel (lib/vsprintf.c format_decode); a bare format scans the same */
+    struct scn_spec one[2];
+    CHECK(scn_scan_format("%.s", SIZE_MAX, SCN_DIALECT_ISO, one, 2) == 1 && one[0].prec == 0 && one[0].end == 3,
+          "ISO %%.s: precision %d", one[0].prec);
+    CHECK(scn_scan_format("%.s", SIZE_MAX, SCN_DIALECT_KERNEL, one, 2) == 1 && one[0].prec == SCN_SPEC_NONE &&
+              one[0].end == 3 && one[0].conv == 's',
+          "kernel %%.s: precision %d", one[0].prec);
+    CHECK(scn_scan_format("%.3s", SIZE_MAX, SCN_DIALECT_KERNEL, one, 2) == 1 && one[0].prec == 3, "kernel %%.3s");
+    CHECK(scn_scan_format("%d", 0, SCN_DIALECT_ISO, one, 2) == 1 && one[0].invalid, "%%d without an argument");
     return check_summary("test_spec");
 }
