@@ -1,8 +1,18 @@
 /* scn-conform: the conformance runner.
  *
- *   scn-conform [--target NAME]... [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...
- *   scn-conform [--target NAME]... --case 'TEXT'        (one case: prints each target's output)
+ *   scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...
+ *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...
+ *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
  *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where: tab-separated)
+ *   scn-conform --features       (case lines on stdin -> {"case","features"} lines)
+ *
+ * --exec PATH: the executor at PATH (programs/exec/scn_exec.c built with any
+ * libc's compiler driver) is a target (core/targets/executor.h; dialect ISO,
+ * named by --exec-name or its banner), checked like the others; its death
+ * (crash, hang) or a write outside the buffer on a case is that case's
+ * failure (programs/exec/exec_check.h), and the executor is restarted.
+ * Without --target, --exec is the only target.
+ * --category C: only the cases of category C or C.* (repeatable).
  *
  * For each corpus case (docs/CASE_FORMAT.md) and each selected target whose
  * dialect has an expectation (iso for ISO targets, kernel for kernel targets;
@@ -11,7 +21,8 @@
  * output, the %n values and '!err' (negative C99 return) with the expectation.
  * One JSON line per (case, target):
  *   {"target","category","case","kind","status":"pass|fail|error","oracle",
- *    "expected","actual","ret","size","family","detail","file","line","citation"}
+ *    "expected","actual","ret","size","family","detail","features","file","line","citation"}
+ * features: what the case uses ("%d", "length hh", "positional"; spec.h).
  * oracle is an oracle name (oracle.h) or expect.output / expect.n / expect.err.
  * An expectation without n= means no %n object was stored to (all stay 0).
  * For kind "impl" cases, a target other than ref/ref-kernel whose output
@@ -19,7 +30,8 @@
  * A failing result also carries "finding": the finding record of its root
  * cause (docs/FINDINGS.md), and "rule_kind" when a rule (an allowance, a
  * known bug or gap) explains it.
- * Then a summary line {"summary":{...}}. Exit 0: all pass; 1: failures or
+ * Then a summary line {"summary":{...}} (with --exec, "restarts": the
+ * executor's deaths, those in reductions included). Exit 0: all pass; 1: failures or
  * errors; 2: usage or corpus parse error (one line on stderr naming file:line).
  */
 #define _GNU_SOURCE
@@ -30,9 +42,12 @@
 #include <time.h>
 
 #include "case.h"
+#include "exec_check.h"
+#include "executor.h"
 #include "finding.h"
 #include "oracle.h"
 #include "rootcause.h"
+#include "spec.h"
 #include "target.h"
 
 static int fail_only;
@@ -65,6 +80,37 @@ static void actual_text(const struct scn_report *r, char *out, size_t cap)
     scn_expect_format(&a, out, cap);
 }
 
+/* The features a case uses, as a JSON array (the summaries of a libc,
+ * runner/scnfuzz/anylibc.py, read them): "%X" per conversion letter,
+ * "length M" per length modifier (its digits written N: "wN", "wfN"),
+ * "positional"; through the specification scanner (spec.h), which stops
+ * after the first invalid specification. */
+static const char *features_json(const struct scn_case *c, enum scn_dialect d)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    static char out[4096];
+    size_t n = scn_scan_specs(c, d, sp, SCN_MAX_SPECS), k = 1;
+    out[0] = '[';
+    out[1] = 0;
+    for (size_t i = 0; i < n; i++) {
+        char f[3][32]; /* each quoted */
+        size_t nf = 0;
+        char conv = sp[i].conv;
+        if (conv == '%' || !((conv >= 'a' && conv <= 'z') || (conv >= 'A' && conv <= 'Z'))) continue;
+        snprintf(f[nf++], sizeof f[0], "\"%%%c\"", conv);
+        if (sp[i].len[0]) {
+            int l = (int)strcspn(sp[i].len, "0123456789");
+            snprintf(f[nf++], sizeof f[0], "\"length %.*s%s\"", l, sp[i].len, sp[i].len[l] ? "N" : "");
+        }
+        if (sp[i].pos) snprintf(f[nf++], sizeof f[0], "\"positional\"");
+        for (size_t j = 0; j < nf; j++)
+            if (!strstr(out, f[j]) && k + sizeof f[0] + 2 < sizeof out)
+                k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k > 1 ? "," : "", f[j]);
+    }
+    snprintf(out + k, sizeof out - k, "]");
+    return out;
+}
+
 static int is_reference(const struct scn_target *t)
 {
     return !strcmp(t->name, "ref") || !strcmp(t->name, "ref-kernel");
@@ -80,7 +126,7 @@ static const char *finding_json(const struct scn_target *t, const struct scn_cor
     enum scn_dialect d = t->dialect;
     const struct scn_target *ref = scn_target_find(d == SCN_DIALECT_KERNEL ? "ref-kernel" : "ref");
     memcpy(&work, &e->c, sizeof work);
-    if (f) scn_rootcause_oracle(&work, d, &ctx, t, check_flags, f->oracle, f->klass, &rc);
+    if (f) scn_exec_rootcause_oracle(&work, d, &ctx, t, check_flags, f->oracle, f->klass, &rc);
     else scn_rootcause_expect(&work, d, t, ref, oracle, &rc);
     *rcp = &rc;
     struct scn_out_view ov[3];
@@ -152,6 +198,7 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
     else if (actual)
         printf(",\"ret\":%ld,\"size\":null", full_ret); /* expectation mismatch: the large-buffer C99 call */
     if (note) printf(",\"note\":\"%s\"", note);
+    printf(",\"features\":%s", features_json(&e->c, t->dialect));
     if (strcmp(status, "pass")) {
         const struct scn_rootcause *rc;
         const char *rec = finding_json(t, e, file, line, oracle, f, &rc);
@@ -178,7 +225,7 @@ static void run_entry(const struct scn_target *t, struct scn_corpus_entry *e, co
     static char expected[SCN_EXPECT_MAX * 4 + 64], actual[SCN_EXPECT_MAX * 4 + 64];
     scn_expect_format(x, expected, sizeof expected);
     struct scn_report r;
-    size_t nf = scn_check_case(&ctx, t, &e->c, check_flags, &r);
+    size_t nf = scn_exec_check_case(&ctx, t, &e->c, check_flags, &r);
     if (nf) {
         const char *status = !strcmp(r.first.oracle, "full-too-long") ? "error" : "fail";
         if (*status == 'e') n_error++;
@@ -213,6 +260,19 @@ static void run_entry(const struct scn_target *t, struct scn_corpus_entry *e, co
     }
 }
 
+static const char *categories[64];
+static size_t ncategories;
+
+static int selected(const char *category)
+{
+    if (!ncategories) return 1;
+    for (size_t i = 0; i < ncategories; i++) {
+        size_t n = strlen(categories[i]);
+        if (!strncmp(category, categories[i], n) && (category[n] == 0 || category[n] == '.')) return 1;
+    }
+    return 0;
+}
+
 /* pass 0: validate every line (exit 2 on error); pass 1: run */
 static void do_file(const char *path, int pass, const struct scn_target **ts, size_t nts,
                     struct scn_corpus_entry *e)
@@ -235,7 +295,7 @@ static void do_file(const char *path, int pass, const struct scn_target **ts, si
             fprintf(stderr, "scn-conform: %s:%ld: %s\n", path, ln, err);
             exit(2);
         }
-        if (k == 0 || pass == 0) continue;
+        if (k == 0 || pass == 0 || !selected(e->category)) continue;
         n_cases++;
         for (size_t i = 0; i < nts; i++) run_entry(ts[i], e, path, ln);
     }
@@ -245,10 +305,30 @@ static void do_file(const char *path, int pass, const struct scn_target **ts, si
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: scn-conform [--target NAME]... [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...\n"
-                    "       scn-conform [--target NAME]... --case 'TEXT'\n"
-                    "       scn-conform --list-targets\n");
+    fprintf(stderr, "usage: scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...\n"
+                    "                   [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...\n"
+                    "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
+                    "       scn-conform --list-targets\n"
+                    "       scn-conform --features < CASES\n");
     exit(2);
+}
+
+/* --features: a case per line on stdin -> {"case":"...","features":[...]} */
+static int features_of_stdin(void)
+{
+    static struct scn_case c;
+    char *line = NULL, err[300];
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        if (n && line[n - 1] == '\n') line[--n] = 0;
+        char *cs = json_text(line, (size_t)n);
+        int ok = scn_case_parse(line, (size_t)n, &c, err, sizeof err) == 0;
+        printf("{\"case\":%s,\"features\":%s}\n", cs, ok ? features_json(&c, SCN_DIALECT_ISO) : "[]");
+        free(cs);
+    }
+    free(line);
+    return 0;
 }
 
 static int one_case(const char *text, const struct scn_target **ts, size_t nts)
@@ -262,7 +342,7 @@ static int one_case(const char *text, const struct scn_target **ts, size_t nts)
     int bad = 0;
     for (size_t i = 0; i < nts; i++) {
         struct scn_report r;
-        size_t nf = scn_check_case(&ctx, ts[i], &c, check_flags, &r);
+        size_t nf = scn_exec_check_case(&ctx, ts[i], &c, check_flags, &r);
         static char actual[SCN_EXPECT_MAX * 4 + 64], f[4096];
         actual_text(&r, actual, sizeof actual);
         char *a = json_text(actual, strlen(actual));
@@ -284,7 +364,7 @@ int main(int argc, char **argv)
     size_t nts = 0;
     const char *files[1024];
     size_t nfiles = 0;
-    const char *case_text = NULL;
+    const char *case_text = NULL, *exec_path = NULL, *exec_name = NULL;
     int catch = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -307,6 +387,15 @@ int main(int argc, char **argv)
             scn_oracle_set_all_sizes_max(SIZE_MAX);
         } else if (!strcmp(a, "--no-catch")) {
             catch = 0;
+        } else if (!strcmp(a, "--exec") || !strcmp(a, "--exec-name") || !strcmp(a, "--category")) {
+            if (++i >= argc) usage();
+            if (a[2] == 'c') {
+                if (ncategories < 64) categories[ncategories++] = argv[i];
+            } else {
+                *(a[6] ? &exec_name : &exec_path) = argv[i];
+            }
+        } else if (!strcmp(a, "--features")) {
+            return features_of_stdin();
         } else if (!strcmp(a, "--case")) {
             if (++i >= argc) usage();
             case_text = argv[i];
@@ -322,6 +411,15 @@ int main(int argc, char **argv)
         } else if (nfiles < 1024) {
             files[nfiles++] = a;
         }
+    }
+    if (exec_path) {
+        char err[300];
+        const struct scn_target *t = scn_executor_target(exec_path, exec_name, err, sizeof err);
+        if (!t) {
+            fprintf(stderr, "scn-conform: --exec: %s\n", err);
+            return 2;
+        }
+        if (nts < 16) ts[nts++] = t;
     }
     if (!nts)
         for (const struct scn_target *const *p = scn_targets(); *p && nts < 16; p++) ts[nts++] = *p;
@@ -349,7 +447,12 @@ int main(int argc, char **argv)
                ts[i]->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso", v);
         free(v);
     }
-    printf("]}}\n");
+    printf("]");
+    if (exec_path) { /* the executor's deaths (crashes, hangs), reductions included */
+        printf(",\"restarts\":%lu", scn_executor_restarts());
+        scn_executor_stop();
+    }
+    printf("}}\n");
     free(e);
     scn_oracle_fini(&ctx);
     return (n_fail || n_error) ? 1 : 0;

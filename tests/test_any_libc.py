@@ -1,7 +1,8 @@
 """Any libc through the generic executor (programs/exec/scn_exec.c): built with
 the libc's own compiler driver, the conformance suite run through it
-(`scnfuzz conform --libc-cc DRIVER`), on musl, dietlibc, klibc and glibc;
-the executor protocol (batches, crash and hang recovery).
+(`scnfuzz conform --libc-cc DRIVER`: scn-conform --exec, the executor a
+target of the C library, core/targets/executor.c), on musl, dietlibc, klibc
+and glibc; the executor protocol; crash, hang and overrun findings.
 
 Run: /usr/bin/python3 -m pytest -q tests/test_any_libc.py
 """
@@ -16,7 +17,7 @@ import pytest
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "runner"))
-from scnfuzz import anylibc  # noqa: E402
+from scnfuzz import anylibc, build, conform  # noqa: E402
 
 SCNFUZZ = REPO / "scnfuzz"
 STANDIN = REPO / "programs" / "certify" / "run.py"
@@ -74,11 +75,13 @@ def results(runs, name):
 
 
 def test_every_iso_case_every_libc(runs):
-    n_iso = sum(1 for e in anylibc.read_corpus() if e["iso"] != "-")
+    n_iso = conform._expected_results(conform.corpus_files(), [{"dialect": "iso"}])
     for name in runs:
         rep, doc = libc_doc(runs, name)
         rs = results(runs, name)
         assert len(rs) == n_iso, name
+        # what the verdicts are computed from comes from C (spec.c), on every line
+        assert all(isinstance(r["features"], list) for r in rs), name
         assert rep["targets"][0]["name"] == name
         assert "executor" in rep["targets"][0]["where"]
         # the matrix of the runner's report has this target's counts
@@ -105,8 +108,19 @@ def test_dietlibc_real_divergences(runs):
     rs = results(runs, "dietlibc")
     # %f of a large double overflows a buffer inside dietlibc: the executor dies, the suite goes on
     crash = [r for r in rs if r.get("oracle") == "crash"]
-    assert crash and doc["restarts"] == len(crash)
-    assert any(r["case"].startswith('"%f" double:0x1.7e43c8800759cp+996') for r in crash)
+    assert crash and doc["restarts"] >= len(crash)  # the reductions' restarts too
+    assert all(r["class"] == "memory-safety" and r["finding"]["oracle"] == "crash" for r in crash)
+    big = next(r for r in crash if r["case"] == '"%f" double:0x1.7e43c8800759cp+996')
+    # ... and that crash is a known bug of dietlibc: its rule signs the finding
+    assert big["rule_kind"] == "known-bug"
+    assert big["signature"] == "crash:dietlibc-f-large:dietlibc:known-bug"
+    assert big["finding"]["rule"]["id"] == "dietlibc-f-large"
+    fs = [json.loads(l) for l in (runs["dietlibc"][1] / "findings.jsonl").read_text().splitlines()]
+    assert big["signature"] in {f["signature"] for f in fs}
+    # a failing result is reduced and signed like an in-process target's
+    g = next(r for r in rs if r["case"] == '"%-12.2g" double:-0x1.4p+1')
+    assert g["status"] == "fail" and g["rule_kind"] == "known-bug"
+    assert g["finding"]["signature"] == "expect.output:dietlibc-g-no-style-e:dietlibc:known-bug"
     # no %e, no positional arguments
     assert {"%e", "positional"} <= set(doc["unsupported"])
     assert doc["categories"]["positional"]["verdict"] == "unsupported"
@@ -145,56 +159,91 @@ def crashy(tmp_path_factory):
 
 
 def test_protocol_banner_and_answers(crashy):
-    data = '"%d|%s" int:42 str:"hi" @0,3\n*"ab%s" str:"c"\n"%q\nnot a case\n'
+    data = '"%d|%s" int:42 str:"hi" @0,3\n*"ab%s" str:"c"\n#"x%dy" int:5 @2\n"%q\nnot a case\n'
     p = subprocess.run([str(crashy)], input=data, capture_output=True, text=True, timeout=30)
     lines = p.stdout.splitlines()
     assert lines[0].startswith("scn-exec 2 crashy ")
     assert lines[1:4] == ['= 0 5 ""', '= 3 5 "42"', "."]
     assert lines[4] == 'F 3 "abc"'
-    assert lines[5:9] == ["= 0 3 ok", "~ 0 0 ok", "= 1 3 ok", "~ 1 0 ok"]
+    # '*': every size, both families; the bytes buf[0..min(ret, size-1)], "ok" when they are
+    # the full output's prefix and a NUL; at len + 1 twice (a repeatability check's calls)
+    assert lines[5:13] == ['= 0 3 ""', '~ 0 0 ""', "= 1 3 ok", "~ 1 0 ok", "= 2 3 ok", "~ 2 1 ok",
+                           "= 3 3 ok", "~ 3 2 ok"]
+    assert lines[13:18] == ["= 4 3 ok", "~ 4 3 ok", "= 4 3 ok", "~ 4 3 ok", "."]
+    # '#': the raw bytes, the NUL included
+    assert lines[18:20] == ['= 2 3 "x\\x00"', "."]
     assert lines[-4].startswith("! col ") and lines[-2].startswith("! col ") and lines[-1] == "."
     assert p.returncode == 0
 
 
-def test_batches_many_cases(crashy):
-    cases = [f'"%d" int:{i}' for i in range(3000)]
-    ans = anylibc.run_cases(crashy, cases)
-    assert len(ans) == 3000
-    assert ans[1234][0] == 'F 4 "1234"'
+def exec_conform(exe, cases, tmp_path, timeout=1):
+    """scn-conform --exec exe on a corpus of (case, expectation) lines:
+    (result lines, summary)."""
+    tsv = tmp_path / "cases.tsv"
+    tsv.write_text("".join(f"x\t{c}\t{e}\t-\tstd\tt\n" for c, e in cases))
+    p = subprocess.run([str(build.tool("scn-conform")), "--exec", str(exe), str(tsv)], capture_output=True,
+                       text=True, timeout=120, env=dict(os.environ, SCN_EXEC_TIMEOUT=str(timeout)))
+    assert p.returncode in (0, 1), p.stderr[-2000:]
+    lines = [json.loads(l) for l in p.stdout.splitlines()]
+    return lines[:-1], lines[-1]["summary"]
 
 
-def test_crash_and_hang_are_findings_and_the_run_goes_on(crashy):
-    restarts = []
-    cases = ['"a%d" int:1', '"CRASH%d" int:2', '"b%d" int:3', '"HANG" @1', '"c"']
-    ans = anylibc.run_cases(crashy, cases, timeout=1, on_restart=lambda: restarts.append(1))
-    assert len(ans) == 5
-    assert ans[0][0] == 'F 2 "a1"' and ans[2][0] == 'F 2 "b3"' and ans[4][0] == 'F 1 "c"'
-    assert ans[1] == ["! crash signal 11"]
-    assert ans[3] == ["! hang"]
-    assert len(restarts) == 2
-    st, oracle, det = anylibc.check_answer(ans[1], '"CRASH2"', "std", None)
-    assert (st, oracle, det["class"]) == ("fail", "crash", "memory-safety")
-    st, oracle, _ = anylibc.check_answer(ans[3], '"HANG"', "std", None)
-    assert (st, oracle) == ("fail", "hang")
+def test_crash_and_hang_are_findings_and_the_run_goes_on(crashy, tmp_path):
+    cases = [('"a%d" int:1', '"a1"'), ('"CRASH%d" int:2', '"CRASH2"'), ('"b%d" int:3', '"b3"'),
+             ('"HANG"', '"HANG"'), ('"c"', '"c"')]
+    rs, summary = exec_conform(crashy, cases, tmp_path)
+    assert [r["status"] for r in rs] == ["pass", "fail", "pass", "fail", "pass"]
+    crash, hang = rs[1], rs[3]
+    assert (crash["oracle"], crash["class"]) == ("crash", "memory-safety")
+    assert "crash signal 11" in crash["detail"]
+    # the finding record: reduced through the executor while it still dies, and signed
+    f = crash["finding"]
+    assert f["oracle"] == "crash" and f["classification"] == "memory-safety" and f["reduced"]
+    assert f["case"] == '"CRASH"' and f["signature"] == "crash:-:crashy:memory-safety"
+    assert (hang["oracle"], hang["class"]) == ("hang", "hang")
+    assert hang["finding"]["signature"] == "hang:-:crashy:hang"
+    assert summary["pass"] == 3 and summary["fail"] == 2 and summary["restarts"] >= 2
 
 
-def test_oracles_on_answers():
-    """The per-size checks fire on a bad answer (a made-up libc's lines)."""
-    good = ['F 3 "abc"', "= 0 3 ok", "~ 0 0 ok", "= 2 3 ok", "~ 2 1 ok", "= 4 3 ok", "~ 4 3 ok"]
-    assert anylibc.check_answer(good, '"abc"', "std", None)[:2] == ("pass", None)
-    assert anylibc.check_answer(good, '"abd"', "std", None)[1] == "expect.output"
-    bad = list(good)
-    bad[3] = "= 2 2 ok"
-    assert anylibc.check_answer(bad, '"abc"', "std", None)[1] == "c99.ret-full-length"
-    bad = list(good)
-    bad[1] = "= 0 3 ok overrun"
-    assert anylibc.check_answer(bad, '"abc"', "std", None)[1] == "size0-untouched"
-    bad = list(good)
-    bad[3] = '= 2 3 nonul "ab"'
-    assert anylibc.check_answer(bad, '"abc"', "std", None)[1] == "nul-terminated"
-    bad = list(good)
-    bad[4] = "~ 2 2 ok"
-    assert anylibc.check_answer(bad, '"abc"', "std", None)[1] == "scn.ret-le-size-1"
+# A libc whose vsnprintf misbehaves when the output is cut, by the format's name.
+BUGGY = r"""
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+static inline int buggy_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    int r = vsnprintf(buf, size, fmt, ap);
+    if (r >= 0 && size && (size_t)r >= size) {
+        if (strstr(fmt, "OVER")) buf[size] = 'X';
+        if (strstr(fmt, "NONUL")) buf[size - 1] = '?';
+        if (strstr(fmt, "CUTRET")) return (int)size - 1;
+    }
+    return r;
+}
+#define vsnprintf buggy_vsnprintf
+"""
+
+
+def test_oracles_through_the_executor(tmp_path):
+    """The C oracles fire on a libc in its executor as on an in-process
+    target; a write past the buffer is seen by the executor's guard bytes."""
+    need("gcc")
+    h = tmp_path / "buggy_libc.h"
+    h.write_text(BUGGY)
+    exe, _ = anylibc.build_executor(f"gcc -include {h}", "buggy", tmp_path / "exec")
+    cases = [('"OVER%d" int:12345', '"OVER12345"'), ('"NONUL%d" int:7', '"NONUL7"'),
+             ('"CUTRET%d" int:7', '"CUTRET7"'), ('"%d|%5s" int:42 str:"ab"', '"42|   ab"'),
+             ('"%d" int:1', '"2"')]
+    rs, summary = exec_conform(exe, cases, tmp_path)
+    got = [(r["status"], r["oracle"], r.get("class"), r.get("size"), r.get("family")) for r in rs]
+    assert got == [("fail", "overrun", "memory-safety", 1, "c99"),
+                   ("fail", "nul-terminated", "invariant", 1, "c99"),
+                   ("fail", "c99.ret-full-length", "invariant", 1, "c99"),
+                   ("pass", None, None, None, None),
+                   ("fail", "expect.output", None, None, None)]
+    assert rs[4]["actual"] == '"1"' and rs[4]["finding"]["classification"] == "conformance"
+    assert all(r["features"] == ["%d"] for r in rs[:3]) and rs[3]["features"] == ["%d", "%s"]
+    assert summary["restarts"] == 0
 
 
 def test_build_error_is_shown(tmp_path):
@@ -225,7 +274,7 @@ def test_fuzz_through_the_executor(tmp_path):
     assert part["kind"] == "fuzz" and part["executions"] > 50 and part["restarts"] >= 1
     fs = [json.loads(l) for l in (tmp_path / "findings.jsonl").read_text().splitlines()]
     crashes = [f for f in fs if f["oracle"] == "crash"]
-    assert crashes and all(f["classification"] in ("crash", "known-bug") for f in crashes), crashes[:1]
+    assert crashes and all(f["classification"] in ("memory-safety", "known-bug") for f in crashes), crashes[:1]
     assert all(f["reduced"] and len(f["case"]) < len(f["original_case"]) for f in crashes), crashes[:1]
     div = [f for f in fs if f["oracle"] == "differential" and f["classification"] == "divergence"]
     assert div and all(set(f["outputs"]) == {"ref", "dietlibc"} for f in div)

@@ -10,26 +10,27 @@
  *                   "= <size> <ret> <quoted> [n=V,...] [errno=E] [nonul] [overrun]"
  *     *<case>       all sizes, both families (see README): first
  *                   "F <ret> <quoted> [n=..] [errno=E]" (the C99 call with a buffer
- *                   big enough), then for every size S of 0..len+1 (the
- *                   SCN_ALL_SIZES rule for long outputs) and of the @sizes:
- *                   "= S <ret> <bytes> [n=..] [errno=E] [overrun]"  (C99 family)
- *                   "~ S <ret> <bytes> [overrun]"                   (scn family:
- *                   the canonical wrapper over vsnprintf)
- *                   <bytes> is "ok" when the buffer holds exactly the first
- *                   min(len, S-1) bytes of the F output then a NUL (S == 0:
- *                   untouched), else the buffer up to its NUL, quoted, or
- *                   "nonul <quoted S bytes>" when it has no NUL.
+ *                   big enough), then for every size S the oracles try with
+ *                   SCN_CHECK_ALL_SIZES (0..len+1, or for long outputs the first
+ *                   and last 64 and 64 evenly spaced) and of the @sizes:
+ *                   "= S <ret> <bytes> [n=..] [errno=E] [nonul] [overrun]" (C99)
+ *                   "~ S <ret> <bytes> [nonul] [overrun]"                  (scn family:
+ *                   the canonical wrapper over vsnprintf); at S = len+1 twice
+ *                   (the calls a repeatability check makes again).
+ *                   <bytes> are buf[0..k], k = min(ret, S-1), as for '#'
+ *                   ("" when S == 0 or ret < 0), written "ok" when they are the
+ *                   first k bytes of the F output and a NUL.
  *     #<case>       as <case>, but the quoted bytes are buf[0..k] with
  *                   k = min(ret, size - 1): the NUL position included, NULs
- *                   inside kept (exact for the oracles; scn-exec-fuzz)
+ *                   inside kept (exact for the oracles: core/targets/executor.c)
  *     a line that does not parse: one "! <message>"
  *   each answer ends with ".". A crash (fatal signal) or a hang (SIGALRM,
  *   env SCN_EXEC_TIMEOUT seconds per request, default 10) writes the answers
  *   of the requests before, then "! crash signal N" or "! hang", then ".",
  *   and exits 70 / 71.
  * Batching: answers are buffered and written when the executor is about to
- * wait for input (or 64 KiB are pending), so a client that writes many
- * requests at once gets them answered without a round trip per case.
+ * wait for input (or 64 KiB are pending), so a client may also write many
+ * requests at once.
  * stdin EOF: exit 0.
  *
  * I/O is read(2)/write(2) with its own number formatting: the printf under
@@ -248,21 +249,14 @@ static void answer_sized(struct scn_case *c, size_t size, int scn)
     puts_(" ");
     putll(ret);
     int over = guard_hit(buf, size);
-    size_t k = size ? (full_len < size - 1 ? full_len : size - 1) : 0;
-    int ok;
-    if (size == 0) ok = !over;
-    else ok = (k == 0 || !memcmp(buf, full, k)) && buf[k] == 0;
-    if (ok) {
+    /* the bytes shown: buf[0..k], k = min(ret, size - 1), as in a '#' answer;
+     * "ok" when they are the first k bytes of the F output and a NUL */
+    size_t shown = size && ret >= 0 ? ((size_t)ret < size - 1 ? (size_t)ret : size - 1) + 1 : 0;
+    if (shown && shown - 1 <= full_len && !memcmp(buf, full, shown - 1) && buf[shown - 1] == 0) {
         puts_(" ok");
     } else {
-        const unsigned char *nul = memchr(buf, 0, size);
-        if (nul) {
-            puts_(" ");
-            putq(buf, (size_t)(nul - buf));
-        } else {
-            puts_(" nonul ");
-            putq(buf, size);
-        }
+        puts_(" ");
+        putq(buf, shown);
     }
     if (!scn) {
         put_n(c);
@@ -271,6 +265,7 @@ static void answer_sized(struct scn_case *c, size_t size, int scn)
             putll(err);
         }
     }
+    if (size && !memchr(buf, 0, size)) puts_(" nonul");
     if (over) puts_(" overrun");
     puts_("\n");
 }
@@ -325,15 +320,18 @@ static void answer_all(struct scn_case *c)
     } else {
         for (size_t s = 0; s < ALL_EDGE; s++) sizes[ns++] = s;
         for (size_t s = len + 2 - ALL_EDGE; s <= len + 1; s++) sizes[ns++] = s;
-        for (size_t j = 1; j <= ALL_EDGE; j++) sizes[ns++] = ALL_EDGE + (len - 2 * ALL_EDGE) * j / (ALL_EDGE + 1);
+        for (size_t j = 1; j <= ALL_EDGE; j++) sizes[ns++] = ALL_EDGE + (len + 2 - 2 * ALL_EDGE) * j / (ALL_EDGE + 1);
     }
     for (size_t i = 0; i < c->nsizes; i++)
         if (c->sizes[i] <= MAX_ALLOC) sizes[ns++] = c->sizes[i];
     qsort(sizes, ns, sizeof sizes[0], cmp_size);
     for (size_t i = 0; i < ns; i++) {
         if (i && sizes[i] == sizes[i - 1]) continue;
-        answer_sized(c, sizes[i], 0);
-        answer_sized(c, sizes[i], 1);
+        /* at len + 1 twice: the calls a repeatability check makes again */
+        for (int k = 0; k < (sizes[i] == len + 1 ? 2 : 1); k++) {
+            answer_sized(c, sizes[i], 0);
+            answer_sized(c, sizes[i], 1);
+        }
     }
 }
 
