@@ -13,9 +13,9 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")
-sys.path.insert(0, os.path.join(CORPUS, "gen"))
+sys.path.insert(0, os.path.join(ROOT, "runner"))
 
-import casefmt  # noqa: E402
+from scnfuzz import casetext  # noqa: E402  (the case text form: the C case model's, core/case)
 
 CATEGORY_PREFIXES = ("int.", "char.", "str.", "ptr.", "flags.", "width", "precision", "length.",
                      "positional", "n", "percent", "float.", "wide.", "trunc", "error", "kernel.")
@@ -62,30 +62,31 @@ def test_every_line_well_formed():
         assert cat in KNOWN_CATEGORIES or any(cat.startswith(x) for x in ("flags.", "length.", "kernel.")), (f, no, cat)
         assert kind in ("std", "impl"), (f, no)
         assert cite.strip() == cite and cite, (f, no)
-        fmt, args, sizes = casefmt.parse_case(text)          # raises on any malformed/non-canonical token
-        assert casefmt.case_text(fmt, args, sizes) == text
+        c = casetext.Case.parse(text)                        # C: raises on any malformed/non-canonical token
+        assert casetext.Case(c.fmt, c.args, c.sizes).text() == text
         for col in (iso, kern):
-            casefmt.parse_expected(col)
+            casetext.parse_expected(col)                     # C, and the text is the canonical one
         assert not (iso == "-" and kern == "-"), (f, no)
         if not cat.startswith("kernel."):
             assert iso != "-", (f, no, "non-kernel case without an ISO expectation")
         assert text not in seen, (f, no, "duplicate case")
         seen.add(text)
-        # integer arguments stay inside their C type: parse_case re-spells them through
-        # casefmt.spell_arg, which asserts the range
+        # integer arguments stay inside their C type: the C parser checks the range, and
+        # the case rebuilt from its values above goes through the C builder, which refuses
+        # a value beyond its type
 
 
 def test_n_values_match_n_arguments():
     for f, no, ln in ROWS:
         cat, text, iso, kern, kind, cite = ln.split("\t")
-        fmt, args, _ = casefmt.parse_case(text)
-        out, nv = casefmt.parse_expected(iso)
+        args = casetext.Case.parse(text).args
+        out, nv = casetext.parse_expected(iso)
         if out not in ("-", None):
             assert len(nv) == sum(1 for t, _ in args if t == "n"), (f, no)
 
 
 def _fmts():
-    return [casefmt.parse_case(ln.split("\t")[1])[0].decode("latin-1") for _f, _no, ln in ROWS]
+    return [casetext.Case.parse(ln.split("\t")[1]).fmt.decode("latin-1") for _f, _no, ln in ROWS]
 
 
 SPEC_RE = re.compile(r"%(\d+\$)?([-+ #0]*)(\*\d*\$?|\d+)?(\.(\*\d*\$?|\d*))?(hh|h|ll|l|j|z|t|L|wf\d+|w\d+)?([a-zA-Z%])")
@@ -185,13 +186,13 @@ def test_spot_expectations(text, iso, kern):
 
 def test_long_outputs():
     p = BY_CASE['"%Lf" ldouble:0xf.fffffffffffffffp+16380']
-    out, _ = casefmt.parse_expected(p[2])
+    out, _ = casetext.parse_expected(p[2])
     assert len(out) == 4933 + 7 and out.startswith(b"118973149535723176502") and out.endswith(b".000000")
     p = BY_CASE['"%.*d" int:40000 int:1']
-    out, _ = casefmt.parse_expected(p[3])
+    out, _ = casetext.parse_expected(p[3])
     assert out == b"0" * 32766 + b"1"                            # set_precision() clamp to 32767
-    assert casefmt.parse_expected(p[2])[0] == b"0" * 39999 + b"1"
-    big = [casefmt.parse_expected(ln.split("\t")[2])[0] for _f, _no, ln in ROWS if ln.startswith("trunc\t")]
+    assert casetext.parse_expected(p[2])[0] == b"0" * 39999 + b"1"
+    big = [casetext.parse_expected(ln.split("\t")[2])[0] for _f, _no, ln in ROWS if ln.startswith("trunc\t")]
     assert any(len(b) > 4096 for b in big if b not in ("-", None))
 
 

@@ -188,6 +188,10 @@ struct scn_corpus_entry {
  * comment/blank line, -1 with "field F col N: ..." in err. */
 int scn_corpus_parse_line(const char *line, size_t len, struct scn_corpus_entry *e,
                           char *err, size_t errlen);
+/* Parses an expectation field ("\"...\" n=1,2", "!err" or "-"). Returns 0, or
+ * -1 with "col N: ..." in err (columns relative to col0). */
+int scn_expect_parse(const char *s, size_t n, size_t col0, struct scn_expect *x, char *err,
+                     size_t errlen);
 /* Canonical text of an expectation: "\"...\" n=1,2", "!err" or "-". */
 size_t scn_expect_format(const struct scn_expect *x, char *out, size_t cap);
 

@@ -6,8 +6,8 @@
 
 #define ERR(...) do { if (err && errlen) snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
-static int parse_expect(const char *s, size_t n, size_t col0, struct scn_expect *x, char *err,
-                        size_t errlen)
+int scn_expect_parse(const char *s, size_t n, size_t col0, struct scn_expect *x, char *err,
+                     size_t errlen)
 {
     x->len = 0;
     x->nn = 0;
@@ -79,9 +79,9 @@ int scn_corpus_parse_line(const char *line, size_t len, struct scn_corpus_entry 
         ERR("field 2 (case, from line col %zu) %s", fc[1] + 1, sub);
     e->case_text = f[1];
     e->case_len = fl[1];
-    if (parse_expect(f[2], fl[2], 0, &e->iso, sub, sizeof sub))
+    if (scn_expect_parse(f[2], fl[2], 0, &e->iso, sub, sizeof sub))
         ERR("field 3 (iso) %s", sub);
-    if (parse_expect(f[3], fl[3], 0, &e->kernel, sub, sizeof sub))
+    if (scn_expect_parse(f[3], fl[3], 0, &e->kernel, sub, sizeof sub))
         ERR("field 4 (kernel) %s", sub);
     return 1;
 }

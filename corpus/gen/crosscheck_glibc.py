@@ -13,7 +13,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import casefmt  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "runner"))
+from floatbits import dfloat  # noqa: E402
+from scnfuzz import casetext  # noqa: E402
 
 libc = ctypes.CDLL("libc.so.6")
 libc.setlocale(6, b"C")   # LC_ALL: the C locale, as the corpus assumes
@@ -32,7 +34,7 @@ def call(fmt, args):
         if t in CT:
             cargs.append(CT[t](v))
         elif t == "double":
-            cargs.append(ctypes.c_double(casefmt.dfloat(v)))
+            cargs.append(ctypes.c_double(dfloat(v)))
         elif t == "ldouble":
             s, e, m = v
             b = m.to_bytes(8, "little") + ((s << 15) | e).to_bytes(2, "little") + b"\0" * 6
@@ -69,13 +71,13 @@ def main():
             cat, text, iso, kern, kind, cite = ln.rstrip("\n").split("\t")
             if iso == "-":
                 continue
-            fmt, args, _ = casefmt.parse_case(text)
-            got = call(fmt, args)
-            exp = casefmt.parse_expected(iso)
+            c = casetext.Case.parse(text)
+            got = call(c.fmt, c.args)
+            exp = casetext.parse_expected(iso)
             total += 1
             if got[0] != exp[0] or list(got[1]) != list(exp[1]):
                 bad += 1
-                print("%s\t%s\t%s\tglibc=%s" % (kind, cat, text[:150], casefmt.expected_text(*got)[:150]))
+                print("%s\t%s\t%s\tglibc=%s" % (kind, cat, text[:150], casetext.expected_text(*got)[:150]))
     print("checked %d, differ %d" % (total, bad), file=sys.stderr)
 
 

@@ -8,7 +8,7 @@ model fills it when the kernel defines the case, '-' otherwise).
 import random
 from collections import namedtuple
 
-from casefmt import dbits, ld_from_float, ld_from_exact, DNAN, DNEGNAN
+from floatbits import dbits, ld_from_float, ld_from_exact, DNAN, DNEGNAN
 
 Case = namedtuple("Case", "cat fmt args kind cite sizes iso kernel")
 

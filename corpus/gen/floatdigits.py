@@ -12,8 +12,6 @@ import subprocess
 import sys
 import tempfile
 
-from casefmt import dbits
-
 if hasattr(sys, "set_int_max_str_digits"):
     sys.set_int_max_str_digits(0)   # exact decimals of long doubles have > 4300 digits
 

@@ -6,7 +6,8 @@
 Expected outputs: `iso` from model_iso.py (C17/C23/POSIX text; float digits from
 MPFR via mpfr_fmt.c, cross-checked with Python's decimal), `kernel` from
 model_kernel.py (Linux 6.1 lib/vsprintf.c). No libc and no engine under test is
-consulted.
+consulted. Case and expectation texts are written by the C case model
+(runner/scnfuzz/casetext.py, a binding of core/case).
 """
 import argparse
 import os
@@ -14,8 +15,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "runner"))
 
-import casefmt  # noqa: E402
+from scnfuzz import casetext  # noqa: E402  (the case text form: the C case model's)
 import model_iso  # noqa: E402
 import model_kernel  # noqa: E402
 from floatdigits import Oracle  # noqa: E402
@@ -48,7 +50,7 @@ def build(oracle):
     lines = {name: [] for name, _ in FILES}
     seen = set()
     for c in families.all_cases():
-        text = casefmt.case_text(c.fmt, c.args, c.sizes)
+        text = casetext.Case(c.fmt, c.args, c.sizes).text()
         if text in seen:
             continue
         seen.add(text)
@@ -56,7 +58,7 @@ def build(oracle):
         if c.iso:
             try:
                 out, nv = model_iso.iso_expected(c.fmt, c.args, oracle)
-                iso = casefmt.expected_text(out, nv)
+                iso = casetext.expected_text(out, nv)
                 if c.kind == "std" and max(model_iso.SIG_DIGITS, default=0) > model_iso.DECIMAL_DIG:
                     c = c._replace(kind="impl", cite=c.cite + "; p13 (> DECIMAL_DIG digits: REF-CHOICE exact)")
             except model_iso.Undefined as e:
@@ -66,7 +68,7 @@ def build(oracle):
         if c.kernel:
             k = model_kernel.kernel_expected(c.fmt, c.args)
             if k is not None:
-                kern = casefmt.expected_text(k)
+                kern = casetext.expected_text(k)
                 if model_kernel.STOPPED[0] and "stop" not in c.cite:
                     c = c._replace(cite=c.cite + "; kernel stops (vsprintf.c format_decode())")
             elif c.cat.startswith("kernel"):

@@ -4,6 +4,7 @@ Tools and where they come from:
   scn-conform, scn-replay   $SCN_BUILD_DIR when it holds them (the tests point it
                             at build/asan), else build/default (preset "default")
   fuzz_* (libFuzzer)        $SCN_FUZZ_BUILD_DIR, else build/fuzz (preset "fuzz")
+  libscn_casetext.so        as scn-conform (never sanitized; casetext.py loads it)
 A missing build directory is configured with `cmake --preset P`; a missing or
 stale tool is built with `cmake --build build/P --target T` (progress on stderr).
 """
@@ -18,7 +19,8 @@ from . import children, fuzzers
 from .errors import SetupError
 from .tree import ROOT
 
-TOOL_SUBDIR = {"scn-conform": "programs", "scn-replay": "fuzz"}
+TOOL_SUBDIR = {"scn-conform": "programs", "scn-replay": "fuzz", "libscn_casetext.so": "core"}
+TOOL_TARGET = {"libscn_casetext.so": "scn_casetext"}  # CMake target, where not the file's name
 FUZZERS = fuzzers.NAMES
 _checked = set()
 
@@ -115,7 +117,8 @@ def tool(name, preset="default", build=True):
         raise SetupError(f"{name} is not built: run `cmake --preset {preset} && cmake --build build/{preset}`")
     _ensure_configured(preset, bdir)
     log = ROOT / "build" / f"scnfuzz-{preset}-build.log"
-    rc = _run_progress(["cmake", "--build", str(bdir), "--target", name, "-j", str(jobs_default())],
+    rc = _run_progress(["cmake", "--build", str(bdir), "--target", TOOL_TARGET.get(name, name),
+                        "-j", str(jobs_default())],
                        f"building {name} in build/{preset}", log)
     p = _locate(bdir, name)
     if rc and not p:

@@ -231,7 +231,7 @@ def cmd_replay(args):
     text = args.case
     if text.startswith('"'):
         try:
-            casetext.Case.parse(text)
+            casetext.check(text)  # the C parser's verdict (scn_case_parse)
         except casetext.CaseSyntaxError as e:
             raise UsageError(f"malformed case: {e}; the form is '\"FORMAT\" TYPE:VALUE ... [@SIZES]' "
                              f"(docs/CASE_FORMAT.md)") from None

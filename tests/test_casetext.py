@@ -1,0 +1,150 @@
+"""The case text form from Python: runner/scnfuzz/casetext.py is a binding of
+the C case model (core/case, libscn_casetext.so), so these are round trips of
+awkward cases through C: built from exact values, printed by scn_case_format,
+parsed back by scn_case_parse; expectations and quoted bytes likewise.
+
+Run: SCN_BUILD_DIR=$PWD/build/asan /usr/bin/python3 -m pytest -q tests/test_casetext.py
+"""
+import concurrent.futures
+
+import pytest
+
+from scnfuzz import casetext  # noqa: E402  (conftest's plugin_findings puts runner on sys.path)
+from scnfuzz.casetext import Case, CaseSyntaxError
+
+ALL_BYTES = bytes(range(256))
+NEG_ZERO = 0x8000000000000000
+
+
+def both_ways(case, text):
+    """case -> text (C builder + printer) and text -> the same case (C parser)."""
+    assert case.text() == text
+    assert Case.parse(text) == case
+    assert Case.parse(text).text() == text
+
+
+@pytest.mark.parametrize("case,text", [
+    # NULs, quotes, backslashes, control and high bytes in the format and in strings
+    (Case(b'a\x00"\\\n\t\r\x01\x7f\x80\xff%s', [("str", b'\x00"\\ q\xe9')]),
+     '"a\\x00\\"\\\\\\n\\t\\r\\x01\\x7f\\x80\\xff%s" str:"\\x00\\"\\\\ q\\xe9"'),
+    (Case(b"%s%s%ls%p", [("str", b""), ("str", None), ("wstr", None), ("ptr", None)]),
+     '"%s%s%ls%p" str:"" str:NULL wstr:NULL ptr:NULL'),
+    (Case(b"%.3s x", [("str", b"he llo")], [0, 1, 5]), '"%.3s x" str:"he llo" @0,1,5'),
+    # wide strings: ASCII escapes, \u{} above 0x7f, a lone surrogate, the largest wchar_t
+    (Case(b"%ls", [("wstr", [0, 0x22, 0x5C, 0x7F, 0xE9, 0x20AC, 0x1F600, 0xD800, 0x7FFFFFFF])]),
+     '"%ls" wstr:"\\x00\\"\\\\\\x7f\\u{e9}\\u{20ac}\\u{1f600}\\u{d800}\\u{7fffffff}"'),
+    (Case(b"%ls", [("wstr", [])]), '"%ls" wstr:""'),
+    # integers at the ends of their types
+    (Case(b"%d%d%ld%lu%llu%zu%zd%td%jd%ju%u%lc",
+          [("int", -2**31), ("int", 2**31 - 1), ("long", -2**63), ("ulong", 2**64 - 1), ("ullong", 0),
+           ("size", 2**64 - 1), ("ssize", -1), ("ptrdiff", 2**63 - 1), ("intmax", -2**63),
+           ("uintmax", 1), ("uint", 2**32 - 1), ("wint", 2**32 - 1)]),
+     '"%d%d%ld%lu%llu%zu%zd%td%jd%ju%u%lc" int:-2147483648 int:2147483647 long:-9223372036854775808 '
+     'ulong:18446744073709551615 ullong:0 size:18446744073709551615 ssize:-1 ptrdiff:9223372036854775807 '
+     'intmax:-9223372036854775808 uintmax:1 uint:4294967295 wint:4294967295'),
+    # doubles by their bits: negative zero, 1.5, the smallest subnormal, the largest, inf, nan
+    (Case(b"%a", [("double", NEG_ZERO), ("double", 0x3FF8000000000000), ("double", 1),
+                  ("double", 0x7FEFFFFFFFFFFFFF), ("double", 0xFFF0000000000000),
+                  ("double", 0x7FF8000000000000), ("double", 0xFFF8000000000000)]),
+     '"%a" double:-0x0p+0 double:0x1.8p+0 double:0x0.0000000000001p-1022 double:0x1.fffffffffffffp+1023 '
+     'double:-inf double:nan double:-nan'),
+    # x87 long doubles by (sign, biased exponent, significand)
+    (Case(b"%La", [("ldouble", (1, 0, 0)), ("ldouble", (0, 16383, 0xC000000000000000)),
+                   ("ldouble", (0, 0, 1)), ("ldouble", (0, 0x7FFE, 2**64 - 1)),
+                   ("ldouble", (1, 0x7FFF, 1 << 63)), ("ldouble", (0, 0x7FFF, 0xC000000000000000))]),
+     '"%La" ldouble:-0x0p+0 ldouble:0xcp-3 ldouble:0x0.000000000000001p-16385 '
+     'ldouble:0xf.fffffffffffffffp+16380 ldouble:-inf ldouble:nan'),
+    (Case(b"%p %p", [("ptr", 1), ("ptr", 2**64 - 1)]), '"%p %p" ptr:0x1 ptr:0xffffffffffffffff'),
+    (Case(b"%n%hhn%hn%ln%lln%jn%zn%tn", [("n", t) for t in
+                                         ("int", "schar", "short", "long", "llong", "intmax", "size", "ptrdiff")]),
+     '"%n%hhn%hn%ln%lln%jn%zn%tn" n:int n:schar n:short n:long n:llong n:intmax n:size n:ptrdiff'),
+    (Case(b"", [], [0, 2**64 - 1]), '"" @0,18446744073709551615'),
+])
+def test_round_trip_through_c(case, text):
+    both_ways(case, text)
+
+
+def test_every_byte_in_a_format_and_a_string():
+    c = Case(ALL_BYTES, [("str", ALL_BYTES[1:])])
+    assert Case.parse(c.text()) == c
+    assert casetext.unquote(casetext.quote(ALL_BYTES)) == ALL_BYTES
+
+
+def test_nan_payloads_are_not_in_the_form():
+    # the text form has nan and -nan only: a payload prints as nan and reads back as the default NaN
+    t = Case(b"%f", [("double", 0x7FF0000000000001), ("ldouble", (1, 0x7FFF, 0x8000000000000001))]).text()
+    assert t == '"%f" double:nan ldouble:-nan'
+    assert Case.parse(t).args == [("double", 0x7FF8000000000000), ("ldouble", (1, 0x7FFF, 0xC000000000000000))]
+
+
+@pytest.mark.parametrize("t,v", [
+    ("int", 2**31), ("int", -2**31 - 1), ("uint", -1), ("uint", 2**32), ("wint", 2**32), ("long", 2**63),
+    ("ulong", 2**64), ("size", -1), ("ptr", 0), ("wstr", [0x80000000]), ("n", "char"), ("float", 1),
+    ("double", -1), ("double", 2**64), ("ldouble", (0, 0x8000, 0)), ("ldouble", (2, 0, 0)), ("ldouble", (0, 0, 2**64)),
+    ("wstr", [2**32 + 65]), ("wstr", [-1]),
+])
+def test_values_beyond_their_type_are_refused(t, v):
+    with pytest.raises(ValueError):
+        Case(b"%d", [(t, v)]).text()
+
+
+def test_the_model_limits_are_c_s():
+    Case(b"x" * 4096).text()
+    with pytest.raises(ValueError):
+        Case(b"x" * 4097).text()
+    Case(b"", [("int", i) for i in range(32)]).text()
+    with pytest.raises(ValueError):
+        Case(b"", [("int", i) for i in range(33)]).text()
+
+
+@pytest.mark.parametrize("text,message", [
+    ('"%d', "col 4: expected '\"' to close the string"),
+    ('"%d" int:2147483648', "col 10: value out of range"),
+    ('"%5.1Lf" ldouble:0xa.000000000000000p-3', "expected the exact canonical form 0xap-3"),
+    ('"\\x41"', "\\x41 is not canonical"),
+    ('"%d" int:1 ', "expected a token"),
+    ('"%s" str:"a"b', "expected a space after the closing"),
+    ('"%p" ptr:0x0', "NULL, not 0x0"),
+    ('"%d" float:1', "unknown type 'float'"),
+    ('"\u20ac"', 'col 2: the character U+20AC must be escaped as "\\xe2\\x82\\xac"'),
+    ('"%d" int:\u0661', "col 10: the character U+0661 must be escaped"),
+    ('"caf\udce9"', "col 5: the byte 0xe9 must be escaped"),
+    ('"a\x01"', "col 3: byte 0x01 must be escaped"),
+])
+def test_syntax_errors_are_the_c_parser_s(text, message):
+    with pytest.raises(CaseSyntaxError) as e:
+        Case.parse(text)
+    assert message in str(e.value)
+    with pytest.raises(CaseSyntaxError):
+        casetext.check(text)
+
+
+@pytest.mark.parametrize("out,nvals,text", [
+    (b'\x00\xff"\\ok', [-1, 0, 2**63 - 1], '"\\x00\\xff\\"\\\\ok" n=-1,0,9223372036854775807'),
+    (b"", None, '""'),
+    (None, None, "!err"),
+    ("-", None, "-"),
+])
+def test_expectations_round_trip(out, nvals, text):
+    assert casetext.expected_text(out, nvals) == text
+    got = casetext.parse_expected(text)
+    assert got == (("-", None) if out == "-" else (None, []) if out is None else (out, nvals or []))
+
+
+def test_long_expectation_and_refusals():
+    big = bytes(range(256)) * 200
+    assert casetext.parse_expected(casetext.expected_text(big))[0] == big
+    for bad in ['"a" n=01', '"a" n=', '"\\x41"', "err", '"a"  n=1']:
+        with pytest.raises(CaseSyntaxError):
+            casetext.parse_expected(bad)
+    with pytest.raises(CaseSyntaxError):
+        casetext.unquote('"a" ')
+
+
+def test_threads_each_use_their_own_handles():
+    texts = [Case(b"%d|%s", [("int", i), ("str", b"t%d" % i)]).text() for i in range(200)]
+
+    def wrong(_):
+        return [t for _ in range(20) for t in texts if Case.parse(t).text() != t]
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        assert not [t for ts in pool.map(wrong, range(4)) for t in ts]
