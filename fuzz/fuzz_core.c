@@ -4,6 +4,7 @@
 
 #include "finding.h"
 #include "rootcause.h"
+#include "step.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,20 +248,6 @@ static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum sc
 }
 
 
-/* The pre-key of a per-target oracle finding: oracle:conv:flags:target:family,
- * where conv/flags are those of the first specification that, alone,
- * makes the same oracle fire (scn_case_localise); "-" if none does alone. */
-static void localised_signature(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
-                                unsigned flags, const char *oracle, const char *family, char *sig,
-                                size_t cap)
-{
-    char conv[8], fclass[16];
-    struct scn_oracle_still l = { &loc_octx, t, flags, oracle };
-    scn_case_localise(c, d, scn_oracle_still, &l, conv, fclass);
-    if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
-    snprintf(sig, cap, "%s:%s:%s:%s:%s", oracle, conv, fclass, t->name, family);
-}
-
 /* The per-size oracles on every target of dialect d but those in skip (bit
  * i: targets[d][i]); then, when differential (and skip is 0), the outputs
  * of their full calls in outs. Returns the number of bug findings. */
@@ -282,20 +269,19 @@ static size_t run_oracles(const struct fz_config *cfg, struct scn_case *c, enum 
         if (k) {
             const struct scn_finding *f = &r->first;
             if (!strcmp(f->oracle, "full-too-long")) continue; /* not a bug by itself */
-            char key[192];
-            const char *fam = scn_family_name(f->family);
+            static struct scn_rootcause rc;
+            static struct scn_finding first;
+            first = *f; /* the reduction re-checks: keep what was found on the case as met */
+            const char *fam = scn_family_name(first.family);
+            const struct scn_step step = { d, &loc_octx, first_meeting };
             fence_enter();
-            localised_signature(c, d, t, flags, f->oracle, fam, key, sizeof key);
-            if (!first_meeting(key)) {
+            int fresh = scn_step_oracle(&step, c, t, flags, &first, &rc);
+            if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
+            if (!fresh) {
                 fence_leave();
                 nf++;
                 continue;
             }
-            static struct scn_rootcause rc;
-            static struct scn_finding first;
-            first = *f; /* the reduction re-checks: keep what was found on the case as met */
-            scn_rootcause_oracle(c, d, &loc_octx, t, flags, first.oracle, first.klass, &rc);
-            if (loc_octx.g.cap > FZ_GUARD_SHRINK_ABOVE) small_guard(&loc_octx);
             static struct scn_report rr;
             scn_check_case(&loc_octx, t, &rc.reduced, flags, &rr); /* the reduced case's own outputs */
             fence_leave();
@@ -335,25 +321,19 @@ size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dia
         nf = run_oracles(cfg, c, d, 0, diff ? outs : NULL);
         if (nf || !diff) return nf;
     }
+    if (scn_diff_agree(outs, nt)) {
+        fz_last_diff = SCN_DIFF_AGREE;
+        return 0;
+    }
     struct scn_diff_finding df;
-    int agree = scn_diff_agree(outs, nt);
-    if (!agree) fence_enter(); /* the localisation's sub-case calls */
-    fz_last_diff = agree ? SCN_DIFF_AGREE : (int)scn_diff_compare(c, outs, nt, d, &df);
-    if (!agree) fence_leave();
-    if (fz_last_diff == SCN_DIFF_AGREE) return 0;
-    char prekey[sizeof df.key + 32];
-    snprintf(prekey, sizeof prekey, "%s:%s", df.key, df.klass);
-    if (!first_meeting(prekey)) return fz_last_diff == SCN_DIFF_DIVERGENCE;
     static struct scn_rootcause rc;
     struct scn_out_view ov[SCN_DIFF_MAX_TARGETS];
-    fence_enter();
-    scn_rootcause_diff(c, d, outs[df.a].target, outs[df.b].target, &df, &rc);
-    scn_record_outputs(cfg->targets[d], nt, &rc.reduced, ov);
-    struct scn_diff_out rd[SCN_DIFF_MAX_TARGETS];
-    for (size_t i = 0; i < nt; i++)
-        rd[i] = (struct scn_diff_out){ cfg->targets[d][i], ov[i].ret, ov[i].bytes, ov[i].ret < 0 ? 0 : ov[i].len, 0, NULL };
-    scn_rootcause_repair_pair(&rc, rd, nt, d);
+    const struct scn_step step = { d, &loc_octx, first_meeting };
+    int fresh;
+    fence_enter(); /* the localisation's and the reduction's sub-case calls */
+    fz_last_diff = (int)scn_step_diff(&step, c, outs, nt, &df, &rc, ov, &fresh);
     fence_leave();
+    if (!fresh) return fz_last_diff == SCN_DIFF_DIVERGENCE;
     return write_record(cfg, c, SCN_DIFF_ORACLE, &rc, df.detail, NULL, NULL, 0, ov, nt);
 }
 

@@ -78,6 +78,7 @@
 #include "finding.h"
 #include "oracle.h"
 #include "rootcause.h"
+#include "step.h"
 #include "rules.h"
 #include "spec.h"
 #include "target.h"
@@ -1259,14 +1260,11 @@ static void fuzz_checks(struct scn_case *c)
         { ref, ra, a, la, nna, na },
         { &view, rb, b, lb, nnb, nb },
     };
-    if (scn_diff_agree(outs, 2)) return;
     struct scn_diff_finding df;
-    enum scn_diff_verdict v = scn_diff_compare(c, outs, 2, dialect, &df);
-    if (v == SCN_DIFF_AGREE) return;
-    char key[sizeof df.key + 32];
-    snprintf(key, sizeof key, "%s:%s", df.key, df.klass);
-    if (!seen_first(key)) return;
-    scn_rootcause_diff(c, dialect, ref, &view, &df, &rc);
+    const struct scn_step step = { dialect, &lctx, seen_first };
+    int fresh;
+    scn_step_diff(&step, c, outs, 2, &df, &rc, NULL, &fresh);
+    if (!fresh) return;
     own_names(&rc, SCN_DIFF_ORACLE, 1);
     char detail[sizeof df.detail + 160];
     own_detail(df.detail, detail, sizeof detail);

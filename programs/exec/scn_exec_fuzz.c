@@ -28,6 +28,7 @@
 #include "finding.h"
 #include "oracle.h"
 #include "rootcause.h"
+#include "step.h"
 #include "target.h"
 
 extern const struct scn_target scn_target_ref;
@@ -138,14 +139,12 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < nn; i++) nb[i] = scn_case_n_value(&c, idx[i]);
         struct scn_diff_out outs[2] = { { &scn_target_ref, ra, a, la, nn, na }, { libc_t, rb, b, lb, nn, nb } };
         struct scn_diff_finding df;
-        enum scn_diff_verdict v = scn_diff_compare(&c, outs, 2, SCN_DIALECT_ISO, &df);
-        if (v == SCN_DIFF_AGREE) continue;
-        char key[sizeof df.key + 32];
-        snprintf(key, sizeof key, "%s:%s", df.key, df.klass);
-        if (!first_meeting(key)) continue;
+        const struct scn_step step = { SCN_DIALECT_ISO, &x, first_meeting };
+        int fresh;
+        enum scn_diff_verdict v = scn_step_diff(&step, &c, outs, 2, &df, &rc, NULL, &fresh);
+        if (!fresh) continue;
         if (v == SCN_DIFF_DIVERGENCE) n_bug++;
         else n_impl++;
-        scn_rootcause_diff(&c, SCN_DIALECT_ISO, &scn_target_ref, libc_t, &df, &rc);
         emit(&c, SCN_DIFF_ORACLE, &rc, df.detail, execs);
     }
     clock_gettime(CLOCK_MONOTONIC, &t);
