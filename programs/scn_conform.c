@@ -4,7 +4,7 @@
  *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...
  *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
  *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where: tab-separated)
- *   scn-conform --features       (case lines on stdin -> {"case","features"} lines)
+ *   scn-conform --features       (case lines on stdin -> {"case","features","syntax"} lines)
  *
  * --exec PATH: the executor at PATH (programs/exec/scn_exec.c built with any
  * libc's compiler driver) is a target (core/targets/executor.h; dialect ISO,
@@ -84,8 +84,11 @@ static void actual_text(const struct scn_report *r, char *out, size_t cap)
  * runner/scnfuzz/anylibc.py, read them): "%X" per conversion letter,
  * "length M" per length modifier (its digits written N: "wN", "wfN"),
  * "positional"; through the specification scanner (spec.h), which stops
- * after the first invalid specification. */
-static const char *features_json(const struct scn_case *c, enum scn_dialect d)
+ * after the first invalid specification. With `syntax`, everything the
+ * specifications are written with (--features' "syntax"): every conversion,
+ * "%%" too, each length modifier as written ("length w16"), "flag C" per
+ * flag character C of "-+ #0", "width *", "precision *", "positional". */
+static const char *features_json(const struct scn_case *c, enum scn_dialect d, int syntax)
 {
     static struct scn_spec sp[SCN_MAX_SPECS];
     static char out[4096];
@@ -93,16 +96,25 @@ static const char *features_json(const struct scn_case *c, enum scn_dialect d)
     out[0] = '[';
     out[1] = 0;
     for (size_t i = 0; i < n; i++) {
-        char f[3][32]; /* each quoted */
+        char f[10][32]; /* each quoted */
         size_t nf = 0;
         char conv = sp[i].conv;
-        if (conv == '%' || !((conv >= 'a' && conv <= 'z') || (conv >= 'A' && conv <= 'Z'))) continue;
+        int letter = (conv >= 'a' && conv <= 'z') || (conv >= 'A' && conv <= 'Z');
+        if (!letter && !(syntax && conv == '%')) continue;
         snprintf(f[nf++], sizeof f[0], "\"%%%c\"", conv);
         if (sp[i].len[0]) {
-            int l = (int)strcspn(sp[i].len, "0123456789");
+            int l = syntax ? (int)strlen(sp[i].len) : (int)strcspn(sp[i].len, "0123456789");
             snprintf(f[nf++], sizeof f[0], "\"length %.*s%s\"", l, sp[i].len, sp[i].len[l] ? "N" : "");
         }
         if (sp[i].pos) snprintf(f[nf++], sizeof f[0], "\"positional\"");
+        if (syntax) {
+            char fc[16]; /* the flags in "-+ #0" order, then "w", ".p" */
+            scn_spec_flags_class(&sp[i], fc, sizeof fc);
+            for (const char *p = fc; *p && strchr("-+ #0", *p); p++)
+                snprintf(f[nf++], sizeof f[0], "\"flag %c\"", *p);
+            if (sp[i].width == SCN_SPEC_STAR) snprintf(f[nf++], sizeof f[0], "\"width *\"");
+            if (sp[i].prec == SCN_SPEC_STAR) snprintf(f[nf++], sizeof f[0], "\"precision *\"");
+        }
         for (size_t j = 0; j < nf; j++)
             if (!strstr(out, f[j]) && k + sizeof f[0] + 2 < sizeof out)
                 k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k > 1 ? "," : "", f[j]);
@@ -198,7 +210,7 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
     else if (actual)
         printf(",\"ret\":%ld,\"size\":null", full_ret); /* expectation mismatch: the large-buffer C99 call */
     if (note) printf(",\"note\":\"%s\"", note);
-    printf(",\"features\":%s", features_json(&e->c, t->dialect));
+    printf(",\"features\":%s", features_json(&e->c, t->dialect, 0));
     if (strcmp(status, "pass")) {
         const struct scn_rootcause *rc;
         const char *rec = finding_json(t, e, file, line, oracle, f, &rc);
@@ -313,7 +325,7 @@ static void usage(void)
     exit(2);
 }
 
-/* --features: a case per line on stdin -> {"case":"...","features":[...]} */
+/* --features: a case per line on stdin -> {"case":"...","features":[...],"syntax":[...]} */
 static int features_of_stdin(void)
 {
     static struct scn_case c;
@@ -324,7 +336,8 @@ static int features_of_stdin(void)
         if (n && line[n - 1] == '\n') line[--n] = 0;
         char *cs = json_text(line, (size_t)n);
         int ok = scn_case_parse(line, (size_t)n, &c, err, sizeof err) == 0;
-        printf("{\"case\":%s,\"features\":%s}\n", cs, ok ? features_json(&c, SCN_DIALECT_ISO) : "[]");
+        printf("{\"case\":%s,\"features\":%s", cs, ok ? features_json(&c, SCN_DIALECT_ISO, 0) : "[]");
+        printf(",\"syntax\":%s}\n", ok ? features_json(&c, SCN_DIALECT_ISO, 1) : "[]");
         free(cs);
     }
     free(line);

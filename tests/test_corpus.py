@@ -4,8 +4,8 @@ Run: /usr/bin/python3 -m pytest -q tests/test_corpus.py
 """
 import filecmp
 import glob
+import json
 import os
-import re
 import subprocess
 import sys
 
@@ -85,31 +85,29 @@ def test_n_values_match_n_arguments():
             assert len(nv) == sum(1 for t, _ in args if t == "n"), (f, no)
 
 
-def _fmts():
-    return [casetext.Case.parse(ln.split("\t")[1]).fmt.decode("latin-1") for _f, _no, ln in ROWS]
+def _syntax(scn_conform):
+    """What the corpus's specifications are written with, from the one
+    specification scanner (oracles/spec.c): `scn-conform --features`, the
+    "syntax" of every case ("%d", "%%", "length w16", "flag #", "width *",
+    "precision *", "positional")."""
+    cases = "".join(ln.split("\t")[1] + "\n" for _f, _no, ln in ROWS)
+    p = subprocess.run([str(scn_conform), "--features"], input=cases, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    lines = [json.loads(ln) for ln in p.stdout.splitlines()]
+    assert len(lines) == len(ROWS)
+    return set().union(*(d["syntax"] for d in lines))
 
 
-SPEC_RE = re.compile(r"%(\d+\$)?([-+ #0]*)(\*\d*\$?|\d+)?(\.(\*\d*\$?|\d*))?(hh|h|ll|l|j|z|t|L|wf\d+|w\d+)?([a-zA-Z%])")
-
-
-def test_every_conversion_flag_length_appears():
-    convs, flags, lengths = set(), set(), set()
-    positional = star = False
-    for fmt in _fmts():
-        for m in SPEC_RE.finditer(fmt):
-            convs.add(m.group(7))
-            flags.update(m.group(2))
-            if m.group(6):
-                lengths.add(m.group(6))
-            positional |= bool(m.group(1))
-            star |= "*" in (m.group(3) or "") + (m.group(5) or "")
+def test_every_conversion_flag_length_appears(scn_conform):
+    syntax = _syntax(scn_conform)
     for c in "diouxXbBfFeEgGaAcspn%":
-        assert c in convs, c
+        assert "%" + c in syntax, c
     for fl in "-+ #0":
-        assert fl in flags, fl
+        assert "flag " + fl in syntax, fl
     for L in ["hh", "h", "l", "ll", "j", "z", "t", "L", "w8", "w16", "w32", "w64", "wf8", "wf16", "wf32", "wf64"]:
-        assert L in lengths, L
-    assert positional and star
+        assert "length " + L in syntax, L
+    assert "positional" in syntax
+    assert {"width *", "precision *"} <= syntax
 
 
 def test_categories_present():

@@ -1,6 +1,7 @@
 /* Conformance corpus lines: category TAB case TAB iso TAB kernel TAB kind TAB citation. */
 #include "case.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,13 +35,20 @@ int scn_expect_parse(const char *s, size_t n, size_t col0, struct scn_expect *x,
         size_t st = pos;
         int neg = 0;
         if (pos < n && s[pos] == '-') { neg = 1; pos++; }
-        unsigned long long v = 0;
+        /* the magnitude, up to LLONG_MAX (LLONG_MIN's when negative) */
+        unsigned long long v = 0, lim = neg ? 0ull - (unsigned long long)LLONG_MIN : (unsigned long long)LLONG_MAX;
         size_t d0 = pos;
-        while (pos < n && s[pos] >= '0' && s[pos] <= '9' && pos - d0 < 19)
-            v = v * 10 + (unsigned)(s[pos++] - '0');
+        while (pos < n && s[pos] >= '0' && s[pos] <= '9') {
+            unsigned d = (unsigned)(s[pos++] - '0');
+            if (v > (lim - d) / 10)
+                ERR("col %zu: %%n value out of range (%s %lld)", col0 + st + 1, neg ? "min" : "max",
+                    neg ? LLONG_MIN : LLONG_MAX);
+            v = v * 10 + d;
+        }
         if (pos == d0) ERR("col %zu: expected a decimal %%n value", col0 + st + 1);
         if (x->nn >= SCN_CASE_MAX_ARGS) ERR("col %zu: too many n= values", col0 + st + 1);
-        x->n[x->nn++] = neg ? -(long long)v : (long long)v;
+        /* -(v - 1) - 1: LLONG_MIN without negating 2^63 as a long long */
+        x->n[x->nn++] = neg && v ? -(long long)(v - 1) - 1 : (long long)v;
         if (pos < n && s[pos] == ',') { pos++; continue; }
         if (pos != n) ERR("col %zu: expected ',' or the end of the field", col0 + pos + 1);
         return 0;

@@ -3,7 +3,7 @@
  * (`musl-gcc -static`, `diet gcc`, `klcc`, `gcc`, ...), together with
  * core/case/case.c (the case model). See programs/exec/README.md.
  *
- * Protocol 2 (a superset of protocol 1 of core/targets/musl/README.md):
+ * Protocol 2 (a superset of protocol 1, both in programs/exec/README.md):
  *   start:   "scn-exec 2 <name> <version>\n"
  *   request: one line each, either
  *     <case>        protocol 1: per size of its @sizes (none: 65536) one line

@@ -6,6 +6,8 @@ import pathlib
 from . import build, children
 from .errors import SetupError, UsageError
 
+# The executors CMake builds: the generic executor (programs/exec/scn_exec.c)
+# compiled with a libc's driver (scn-musl-exec: musl-gcc -static, core/targets/musl).
 _EXECUTORS = {"scn-musl-exec": ("musl-exec", "iso", "the installed musl (musl-dev libc.a), own process")}
 
 
@@ -33,7 +35,7 @@ def executors():
         for bdir in dirs:
             found = build._locate(bdir, prog)
             if found:
-                try:  # protocol 1: "scn-exec 1 <name> <version>" on start, exit at stdin EOF
+                try:  # "scn-exec <protocol> <name> <version>" on start, exit at stdin EOF
                     banner = children.run([str(found)], input=b"", capture_output=True, timeout=10).stdout
                     f = banner.decode("utf-8", "replace").splitlines()[0].split(" ", 3)
                     if f[0] == "scn-exec" and len(f) == 4:

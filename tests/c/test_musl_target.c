@@ -286,8 +286,9 @@ static void test_glibc_intact(void)
 }
 
 /* ---- differential: this in-process build vs the installed musl ----------
- * argv[1], when given, is scn-musl-exec (musl-dev's libc.a, musl-gcc
- * -static). Both must give the same return value, output and errno. */
+ * argv[1], when given, is scn-musl-exec: the generic executor
+ * (programs/exec/scn_exec.c, protocol 2) built with musl-gcc -static against
+ * musl-dev's libc.a. Both must give the same return value, output and errno. */
 struct diff_case {
     const char *line;   /* the case, docs/CASE_FORMAT.md text form */
     int ret;            /* this build's answer, filled in at run time */
@@ -332,7 +333,7 @@ static void test_against_executor(const char *exe)
     FILE *p = popen(cmd, "r");
     if (!p) { FAIL("popen %s failed", cmd); unlink(tmpl); return; }
     char line[512];
-    if (!fgets(line, sizeof line, p) || strncmp(line, "scn-exec 1 musl ", 16) != 0)
+    if (!fgets(line, sizeof line, p) || strncmp(line, "scn-exec 2 musl musl ", 21) != 0)
         FAIL("executor greeting: %s", line);
     for (int i = 0; i < n; i++) {
         char want[256];
