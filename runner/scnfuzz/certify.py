@@ -89,11 +89,12 @@ def project_objects():
     compiled once with ASan+UBSan into build/certify/lib-<hash>/."""
     srcs = sorted((ROOT / "impl/src").glob("*.c")) + [
         ROOT / "core/case/case.c", ROOT / "core/case/case_decode.c", ROOT / "core/case/corpus.c",
-        ROOT / "core/targets/ref.c", ROOT / "programs/certify/scn_certify.c"] + \
+        ROOT / "core/targets/ref.c"] + sorted((ROOT / "programs/certify").glob("*.c")) + \
         [p for p in [ROOT / "core/targets/canonical.c"] if p.is_file()] + \
         sorted((ROOT / "oracles").glob("*.c"))
     hdrs = list((ROOT / "impl").rglob("*.h")) + list((ROOT / "core/case").glob("*.h")) + \
         list((ROOT / "oracles").glob("*.h")) + [ROOT / "core/targets/target.h"] + \
+        list((ROOT / "programs/certify").glob("*.h")) + \
         list((ROOT / "oracles").glob("*.tsv"))
     h = hashlib.sha256(CC.encode())
     for p in srcs + sorted(hdrs):
@@ -179,7 +180,7 @@ def _cc_version():
 # ---------------------------------------------------------------- one phase
 
 GRACE = 30.0          # seconds the runner waits past the driver's own limits before stopping it
-REDUCE_SECONDS = 10.0  # the driver's bound on one fatal finding's reduction (scn_certify.c)
+REDUCE_SECONDS = 10.0  # the driver's bound on one fatal finding's reduction (cert_state.h)
 
 
 class Phase:

@@ -1,0 +1,86 @@
+/* scn-certify: one phase run to its end: workers restarted after each fatal
+ * case, the fault budget, the end record. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <string.h>
+
+#include "cert_state.h"
+
+#define MAX_DEATHS 200       /* fatal cases in one phase before it stops (each costs a new process) */
+
+static double fault_seconds; /* spent on fatal cases: their timeouts and reductions */
+
+/* Runs one phase to its end: workers restarted after each fatal case. */
+int cert_run_phase(void (*body)(void *), long planned, uint64_t deadline, int fuzz)
+{
+    uint64_t t0 = cert_now_ns();
+    long deaths = 0, restarts = 0;
+    const char *stop = NULL;
+    char stopped_case[CASE_TEXT_MAX > 2000 ? 2000 : CASE_TEXT_MAX] = "";
+    cert_sh->next = 0;
+    for (;;) {
+        pid_t pid = cert_start_child(body, NULL, 0);
+        struct cert_outcome o;
+        cert_supervise(pid, fuzz ? deadline + (uint64_t)30e9 : deadline, 1.0, &o);
+        if (o.ev == EV_DONE) break;
+        if (o.ev == EV_RESTART) {
+            restarts++;
+            continue;
+        }
+        if (o.ev == EV_DEADLINE || o.ev == EV_STOPPED) {
+            stop = o.ev == EV_STOPPED ? "stopped by a signal (SIGTERM)"
+                   : fuzz ? "the worker did not end within 30 s of the phase's time (a reduction too long?)"
+                          : "the phase limit (--phase-limit) was reached";
+            snprintf(stopped_case, sizeof stopped_case, "%s", cert_sh->case_text);
+            break;
+        }
+        /* a fatal case: a finding on it, then the next case */
+        if (!cert_sh->case_set) {
+            stop = "the worker died before it ran a case (a set-up failure)";
+            snprintf(stopped_case, sizeof stopped_case, "%s", o.detail);
+            break;
+        }
+        deaths++;
+        long index = fuzz ? -1 : cert_sh->index;
+        uint64_t case_t0 = cert_sh->case_t0; /* the probes of the reduction publish their own cases */
+        snprintf(stopped_case, sizeof stopped_case, "%s", cert_sh->case_text);
+        cert_death_record(&o, index, fuzz ? ((double)deadline - (double)cert_now_ns()) / 1e9 + REDUCE_SECONDS
+                                     : cert_opt_fault_budget - fault_seconds);
+        /* what the fatal case cost, from its start to its record: the wait
+         * for a timeout, the sanitizer's report, the reduction */
+        fault_seconds += (double)(cert_now_ns() - case_t0) / 1e9;
+        if (!fuzz) cert_sh->next = index + 1;
+        if (!fuzz && (fault_seconds > cert_opt_fault_budget || deaths >= MAX_DEATHS)) {
+            stop = deaths >= MAX_DEATHS ? "too many fatal cases (200)"
+                                        : "the fault budget (--fault-budget) is spent: fatal cases cost too much time";
+            break;
+        }
+    }
+    long run = fuzz ? (long)cert_sh->execs : (stop ? cert_sh->next : planned);
+    cert_begin();
+    cert_jopen("end");
+    cert_jstr("phase", cert_phase);
+    cert_jraw("complete", stop ? "false" : "true");
+    if (stop) {
+        cert_jstr("reason", stop);
+        cert_jstr("case", stopped_case);
+    }
+    cert_jnum("planned", planned);
+    cert_jnum("run", run);
+    cert_jnum("deaths", deaths);
+    cert_jnum("restarts", restarts);
+    cert_jdbl("fault_seconds", fault_seconds);
+    cert_jdbl("seconds", (double)(cert_now_ns() - t0) / 1e9);
+    if (fuzz) {
+        cert_jnum("executions", (long long)cert_sh->execs);
+        cert_jnum("coverage_edges", (long long)cert_sh->cov_hit);
+        cert_jnum("coverage_total", (long long)cert_cov_total);
+        cert_jnum("corpus", (long long)cert_sh->ncorp);
+        cert_jnum("findings", (long long)cert_sh->n_findings);
+        cert_jnum("bugs", (long long)cert_sh->n_bug);
+        cert_jnum("implementation_defined", (long long)cert_sh->n_impl);
+    }
+    cert_jclose();
+    cert_send();
+    return 0;
+}
