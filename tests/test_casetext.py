@@ -59,6 +59,12 @@ def both_ways(case, text):
                                          ("int", "schar", "short", "long", "llong", "intmax", "size", "ptrdiff")]),
      '"%n%hhn%hn%ln%lln%jn%zn%tn" n:int n:schar n:short n:long n:llong n:intmax n:size n:ptrdiff'),
     (Case(b"", [], [0, 2**64 - 1]), '"" @0,18446744073709551615'),
+    # mem: bytes behind a pointer (NULs and quotes), NULL, error pointers
+    (Case(b"MAC=%pM", [("mem", b"\x00\x1b!:O^")]), '"MAC=%pM" mem:"\\x00\\x1b!:O^"'),
+    (Case(b"%pI4 %pM %pM %pM %*ph", [("mem", b'\xc0\xa8\x01\n'), ("mem", None), ("mem", ("err", -14)),
+                                     ("mem", ("err", -4095)), ("int", 0), ("mem", b"")]),
+     '"%pI4 %pM %pM %pM %*ph" mem:"\\xc0\\xa8\\x01\\n" mem:NULL mem:ERR(-14) mem:ERR(-4095) int:0 mem:""'),
+    (Case(b"%pa", [("mem", ("err", -1)), ("mem", b'"\\ \x00')], [8]), '"%pa" mem:ERR(-1) mem:"\\"\\\\ \\x00" @8'),
 ])
 def test_round_trip_through_c(case, text):
     both_ways(case, text)
@@ -82,10 +88,24 @@ def test_nan_payloads_are_not_in_the_form():
     ("ulong", 2**64), ("size", -1), ("ptr", 0), ("wstr", [0x80000000]), ("n", "char"), ("float", 1),
     ("double", -1), ("double", 2**64), ("ldouble", (0, 0x8000, 0)), ("ldouble", (2, 0, 0)), ("ldouble", (0, 0, 2**64)),
     ("wstr", [2**32 + 65]), ("wstr", [-1]),
+    ("mem", ("err", 0)), ("mem", ("err", -4096)), ("mem", ("err", 14)), ("mem", ("err", -2**64)),
+    ("mem", ("eno", -14)), ("mem", ("err", -14, 0)),
 ])
 def test_values_beyond_their_type_are_refused(t, v):
     with pytest.raises(ValueError):
         Case(b"%d", [(t, v)]).text()
+
+
+def test_mem_bytes_fill_the_arena_exactly():
+    # a mem argument takes exactly its bytes (no NUL), the case's arena is C's
+    big = bytes(range(256)) * 32
+    c = Case(b"%p", [("mem", big)])
+    assert Case.parse(c.text()) == c
+    with pytest.raises(ValueError):
+        Case(b"%p", [("mem", big + b"x")]).text()
+    with pytest.raises(ValueError):
+        Case(b"%p", [("mem", big), ("mem", b"x")]).text()
+    Case(b"%p", [("mem", big), ("mem", b""), ("mem", None), ("mem", ("err", -5))]).text()
 
 
 def test_the_model_limits_are_c_s():
@@ -110,6 +130,10 @@ def test_the_model_limits_are_c_s():
     ('"%d" int:\u0661', "col 10: the character U+0661 must be escaped"),
     ('"caf\udce9"', "col 5: the byte 0xe9 must be escaped"),
     ('"a\x01"', "col 3: byte 0x01 must be escaped"),
+    ('"%p" mem:0x10', "col 10: expected quoted bytes, NULL or ERR(-E)"),
+    ('"%p" mem:ERR(-4096)', "col 14: value out of range (min -4095)"),
+    ('"%p" mem:ERR(14)', "col 14: expected a negative errno value"),
+    ('"%p" mem:ERR(-14', "col 17: expected ')' closing ERR("),
 ])
 def test_syntax_errors_are_the_c_parser_s(text, message):
     with pytest.raises(CaseSyntaxError) as e:

@@ -13,7 +13,7 @@
 static const char *const type_names[SCN_ARG__COUNT] = {
     "int", "long", "llong", "intmax", "ssize", "ptrdiff",
     "uint", "ulong", "ullong", "uintmax", "size",
-    "double", "ldouble", "wint", "str", "wstr", "ptr", "n",
+    "double", "ldouble", "wint", "str", "wstr", "ptr", "n", "mem",
 };
 static const char *const n_names[SCN_N__COUNT] = {
     "int", "schar", "short", "long", "llong", "intmax", "size", "ptrdiff",
@@ -192,6 +192,13 @@ static void put_arg(struct scn_writer *o, const struct scn_case *c, const struct
         break;
     case SCN_ARG_N:
         scn_w_str(o, n_names[a->ntype]);
+        break;
+    case SCN_ARG_MEM:
+        if (a->is_null) scn_w_str(o, "NULL");
+        else if (a->is_err) {
+            snprintf(t, sizeof t, "ERR(%lld)", a->v.i);
+            scn_w_str(o, t);
+        } else put_quoted(o, c->arena + a->off, a->len);
         break;
     }
 }
@@ -447,7 +454,7 @@ static int parse_arg(const char *text, size_t len, size_t pos, size_t *endpos, s
             type = t;
     if (type < 0)
         ERR("col %zu: unknown type '%.*s', expected int long llong intmax ssize ptrdiff uint ulong "
-            "ullong uintmax size double ldouble wint str wstr ptr n", col, (int)(colon - pos), text + pos);
+            "ullong uintmax size double ldouble wint str wstr ptr n mem", col, (int)(colon - pos), text + pos);
     struct scn_arg *a = &c->args[c->nargs];
     memset(a, 0, sizeof *a);
     a->type = (unsigned char)type;
@@ -496,23 +503,35 @@ static int parse_arg(const char *text, size_t len, size_t pos, size_t *endpos, s
         a->ntype = (unsigned char)nt;
         break;
     }
-    case SCN_ARG_STR: case SCN_ARG_WSTR: {
+    case SCN_ARG_STR: case SCN_ARG_WSTR: case SCN_ARG_MEM: {
         if (vn == 4 && !memcmp(v, "NULL", 4)) {
             a->is_null = 1;
             break;
         }
-        if (vn == 0 || v[0] != '"') ERR("col %zu: expected a quoted string or NULL", vcol);
+        if (type == SCN_ARG_MEM && vn >= 4 && !memcmp(v, "ERR(", 4)) { /* ERR_PTR(-E) */
+            size_t close = v[vn - 1] == ')' ? vn - 1 : vn;
+            if (close < 5 || v[4] != '-')
+                ERR("col %zu: expected a negative errno value, ERR(-1) to ERR(-%d)", vcol + 4, SCN_CASE_MAX_ERRNO);
+            if (parse_dec(v + 4, close - 4, 1, -SCN_CASE_MAX_ERRNO, 0, 0, &a->v.i, NULL, vcol + 4, err, errlen))
+                return -1;
+            if (close == vn) ERR("col %zu: expected ')' closing ERR(", vcol + vn);
+            a->is_err = 1;
+            break;
+        }
+        if (vn == 0 || v[0] != '"')
+            ERR("col %zu: expected %s", vcol, type == SCN_ARG_MEM ? "quoted bytes, NULL or ERR(-E)"
+                                                                   : "a quoted string or NULL");
         size_t n = 0;
         long r;
-        if (type == SCN_ARG_STR) {
-            size_t room = SCN_CASE_ARENA - c->arena_used;
-            if (room < 1) ERR("col %zu: string storage full", vcol);
+        if (type != SCN_ARG_WSTR) { /* str: the bytes and a NUL; mem: the bytes */
+            size_t nul = type == SCN_ARG_STR, room = SCN_CASE_ARENA - c->arena_used;
+            if (room < nul) ERR("col %zu: string storage full", vcol);
             char *dst = c->arena + c->arena_used;
-            r = parse_quoted_any(text, len, vpos, 0, 0, dst, NULL, room - 1, &n, err, errlen);
+            r = parse_quoted_any(text, len, vpos, 0, 0, dst, NULL, room - nul, &n, err, errlen);
             if (r < 0) return -1;
-            dst[n] = 0;
+            if (nul) dst[n] = 0;
             a->off = (uint32_t)c->arena_used;
-            c->arena_used += n + 1;
+            c->arena_used += n + nul;
         } else {
             size_t off = (c->arena_used + 3) & ~(size_t)3;
             if (off + sizeof(wchar_t) > SCN_CASE_ARENA) ERR("col %zu: string storage full", vcol);
@@ -683,6 +702,32 @@ int scn_case_add_n(struct scn_case *c, enum scn_n_type t)
     return 0;
 }
 
+int scn_case_add_mem(struct scn_case *c, const void *p, size_t n)
+{
+    if (c->nargs >= SCN_CASE_MAX_ARGS) return -1;
+    char *dst = NULL;
+    if (p && !(dst = arena_alloc(c, n, 1))) return -1;
+    struct scn_arg *a = new_arg(c, SCN_ARG_MEM);
+    if (!p) {
+        a->is_null = 1;
+        return 0;
+    }
+    if (n) memcpy(dst, p, n);
+    a->off = (uint32_t)(dst - c->arena);
+    a->len = (uint32_t)n;
+    return 0;
+}
+
+int scn_case_add_mem_err(struct scn_case *c, long long e)
+{
+    if (e < -SCN_CASE_MAX_ERRNO || e > -1) return -1;
+    struct scn_arg *a = new_arg(c, SCN_ARG_MEM);
+    if (!a) return -1;
+    a->is_err = 1;
+    a->v.i = e;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- call */
 
 /* The x86-64 System V va_list element (psABI 3.5.7). */
@@ -694,6 +739,56 @@ struct sysv_va_tag {
 };
 _Static_assert(sizeof(va_list) == sizeof(struct sysv_va_tag), "x86-64 SysV va_list expected");
 _Static_assert(sizeof(wchar_t) == 4, "wstr arguments are arrays of 32-bit wchar_t");
+
+/* The call pool: where a call puts the copies of its mem arguments' bytes,
+ * each 16-byte aligned after a gap of at least 16 bytes (a copy takes at most
+ * its length + 31 bytes, the gaps included, and the lengths add up to at most
+ * the arena). Under ASan the whole pool is poisoned for each call that has mem
+ * arguments and only the copies are unpoisoned, so a read past the end of one
+ * (or before its start) is an ASan report ("use-after-poison") in the callee.
+ * The copies are not in the case's arena because whole cases are copied and
+ * compared (memcpy of the arena) where no poison may be, and a call abandoned
+ * by a fault (oracle.c's siglongjmp) would leave the poison behind; the pool
+ * is touched by nothing but scn_case_call_ctx. It is one for the process (no
+ * thread-local storage: case.c is also built against libcs without TLS, see
+ * runner/scnfuzz/anylibc.py), so calls with mem arguments are for one thread
+ * at a time. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SCN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCN_ASAN 1
+#endif
+#endif
+#ifdef SCN_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define POISON(p, n) __asan_poison_memory_region((p), (n))
+#define UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+#define POOL_GAP 16
+static _Alignas(16) unsigned char call_pool[POOL_GAP + SCN_CASE_ARENA + SCN_CASE_MAX_ARGS * (2 * POOL_GAP)];
+
+/* The pointer a mem argument passes; *used: the pool bytes taken so far. */
+static uint64_t mem_pointer(const struct scn_case *c, const struct scn_arg *a, size_t *used)
+{
+    if (a->is_null) return 0;
+    if (a->is_err) return (uint64_t)a->v.i; /* ERR_PTR(e): (void *)(long)e */
+    if (a->len > sizeof call_pool - POOL_GAP - *used) /* args sharing bytes (not built by case.c) */
+        return (uint64_t)(uintptr_t)(c->arena + a->off);
+    if (*used == 0) {
+        POISON(call_pool, sizeof call_pool);
+        *used = POOL_GAP;
+    }
+    unsigned char *p = call_pool + *used;
+    UNPOISON(p, a->len);
+    memcpy(p, c->arena + a->off, a->len);
+    *used = ((*used + a->len + 15) & ~(size_t)15) + POOL_GAP;
+    return (uint64_t)(uintptr_t)p;
+}
 
 struct direct_ctx { scn_vprintf_fn fn; };
 
@@ -713,7 +808,7 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
     /* 2 slots per argument at most (long double) + alignment + zero tail */
     _Alignas(16) uint64_t area[2 * SCN_CASE_MAX_ARGS + 10];
     _Alignas(16) uint64_t regs[40]; /* a dummy register save area, never read */
-    size_t k = 0;
+    size_t k = 0, pool_used = 0;
     for (size_t i = 0; i < c->nargs; i++) {
         const struct scn_arg *a = &c->args[i];
         switch (a->type) {
@@ -748,6 +843,9 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
         case SCN_ARG_N:
             memset(&c->nslot[i], 0, sizeof c->nslot[i]);
             area[k++] = (uint64_t)(uintptr_t)&c->nslot[i];
+            break;
+        case SCN_ARG_MEM:
+            area[k++] = mem_pointer(c, a, &pool_used);
             break;
         }
     }

@@ -4,9 +4,9 @@
  * text -> model -> text round-trips exactly (the parser accepts only the
  * canonical form the printer emits).
  *
- * Fixed capacity, no malloc: a struct scn_case owns all its memory (strings
- * and wide strings live in an arena inside the struct), so it can be reused
- * across millions of fuzzer executions.
+ * Fixed capacity, no malloc: a struct scn_case owns all its memory (strings,
+ * wide strings and mem bytes live in an arena inside the struct), so it can be
+ * reused across millions of fuzzer executions.
  *
  * ABI: scn_case_call builds an x86-64 System V va_list by hand (see case.c);
  * this file refuses to compile on any other ABI.
@@ -32,13 +32,15 @@ extern "C" {
 #define SCN_CASE_MAX_FMT   4096  /* format bytes (excluding the terminating NUL) */
 #define SCN_CASE_MAX_ARGS  32
 #define SCN_CASE_MAX_SIZES 16
-#define SCN_CASE_ARENA     8192  /* bytes for str/wstr argument storage */
+#define SCN_CASE_ARENA     8192  /* bytes for str/wstr/mem argument storage */
+#define SCN_CASE_MAX_ERRNO 4095  /* mem:ERR(-E): 1 <= E <= MAX_ERRNO (the kernel's include/linux/err.h) */
 
 enum scn_arg_type {
     SCN_ARG_INT = 0, SCN_ARG_LONG, SCN_ARG_LLONG, SCN_ARG_INTMAX, SCN_ARG_SSIZE, SCN_ARG_PTRDIFF,
     SCN_ARG_UINT, SCN_ARG_ULONG, SCN_ARG_ULLONG, SCN_ARG_UINTMAX, SCN_ARG_SIZE,
     SCN_ARG_DOUBLE, SCN_ARG_LDOUBLE,
     SCN_ARG_WINT, SCN_ARG_STR, SCN_ARG_WSTR, SCN_ARG_PTR, SCN_ARG_N,
+    SCN_ARG_MEM, /* const void * to a copy of given bytes (the kernel's %pM %pI4 %ph ...) */
     SCN_ARG__COUNT
 };
 
@@ -51,11 +53,12 @@ enum scn_n_type {
 struct scn_arg {
     unsigned char type;    /* enum scn_arg_type */
     unsigned char ntype;   /* enum scn_n_type (SCN_ARG_N only) */
-    unsigned char is_null; /* str/wstr/ptr: the NULL pointer */
-    uint32_t off;          /* str: byte offset in arena; wstr: offset (4-aligned) */
-    uint32_t len;          /* str: bytes; wstr: wchar_t count (both without the NUL) */
+    unsigned char is_null; /* str/wstr/ptr/mem: the NULL pointer */
+    unsigned char is_err;  /* mem: the error pointer (void *)(long)v.i, -MAX_ERRNO <= v.i <= -1 */
+    uint32_t off;          /* str, mem: byte offset in arena; wstr: offset (4-aligned) */
+    uint32_t len;          /* str, mem: bytes; wstr: wchar_t count (str/wstr without the NUL) */
     union {
-        long long i;           /* signed integer types */
+        long long i;           /* signed integer types, mem's error value */
         unsigned long long u;  /* unsigned types, wint, ptr */
         double d;
         long double ld;
@@ -111,6 +114,9 @@ int scn_case_add_str(struct scn_case *c, const char *s, size_t n);   /* s NULL: 
 int scn_case_add_wstr(struct scn_case *c, const wchar_t *s, size_t n);
 int scn_case_add_ptr(struct scn_case *c, const void *p);
 int scn_case_add_n(struct scn_case *c, enum scn_n_type t);
+int scn_case_add_mem(struct scn_case *c, const void *p, size_t n);   /* p NULL: the NULL pointer */
+/* The error pointer ERR_PTR(e): -1 too when e is not in [-SCN_CASE_MAX_ERRNO, -1]. */
+int scn_case_add_mem_err(struct scn_case *c, long long e);
 
 /* ---- calling ---- */
 
@@ -119,7 +125,13 @@ int scn_case_add_n(struct scn_case *c, enum scn_n_type t);
  * argument in the overflow area in order: 8-byte slots for integers, pointers
  * and doubles (int/uint sign-/zero-extended), long double 16-byte aligned in a
  * 16-byte slot. str/wstr arguments point into c->arena (NUL-terminated), %n
- * arguments into c->nslot, which is zeroed before the call. */
+ * arguments into c->nslot, which is zeroed before the call. A mem argument
+ * points to a copy of its bytes made for the call in the case model's call
+ * pool (case.c), 16-byte aligned; under ASan every byte of the pool but the
+ * copies is poisoned during the call, so a read past (or before) a copy is
+ * reported. The pool is one for the process: calls with mem arguments are for
+ * one thread at a time, and a call made from inside fn with another case that
+ * has mem arguments overwrites the copies. */
 int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size);
 
 /* Same, for a callee that needs a context pointer. */

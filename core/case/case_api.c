@@ -86,6 +86,10 @@ int scn_api_add_arg(struct scn_case *c, const struct scn_api_arg *a)
     case SCN_ARG_N:
         if (a->ntype < 0 || a->ntype >= SCN_N__COUNT) return -1;
         return scn_case_add_n(c, (enum scn_n_type)a->ntype);
+    case SCN_ARG_MEM:
+        if (a->is_null) return scn_case_add_mem(c, NULL, 0);
+        if (a->is_err) return a->neg ? scn_case_add_mem_err(c, (long long)a->bits) : -1;
+        return scn_case_add_mem(c, a->len ? a->data : no_bytes, a->len);
     }
     return -1;
 }
@@ -131,8 +135,12 @@ int scn_api_get_arg(const struct scn_case *c, size_t i, struct scn_api_arg *a)
         a->sign_exp = (uint32_t)raw[8] | (uint32_t)raw[9] << 8;
         break;
     }
-    case SCN_ARG_STR: case SCN_ARG_WSTR:
-        if (!s->is_null) {
+    case SCN_ARG_STR: case SCN_ARG_WSTR: case SCN_ARG_MEM:
+        a->is_err = s->is_err;
+        if (s->is_err) {
+            a->bits = (uint64_t)s->v.i;
+            a->neg = 1;
+        } else if (!s->is_null) {
             a->data = c->arena + s->off;
             a->len = s->len;
         }

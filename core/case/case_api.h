@@ -26,13 +26,15 @@ extern "C" {
 struct scn_api_arg {
     int type;          /* enum scn_arg_type */
     int ntype;         /* SCN_ARG_N: enum scn_n_type */
-    int is_null;       /* str, wstr, ptr: the NULL pointer */
-    int neg;           /* integer types: the value is negative (bits in two's complement) */
+    int is_null;       /* str, wstr, ptr, mem: the NULL pointer */
+    int neg;           /* integer types, mem's error: the value is negative (bits in two's complement) */
     uint64_t bits;     /* integers and ptr: the value; double: its IEEE-754 pattern;
-                          ldouble: the 64-bit significand (explicit integer bit) */
+                          ldouble: the 64-bit significand (explicit integer bit);
+                          mem with is_err: the error value (-SCN_CASE_MAX_ERRNO..-1) */
     uint32_t sign_exp; /* ldouble: sign << 15 | biased exponent */
-    const void *data;  /* str: the bytes; wstr: the code points (uint32_t) */
-    size_t len;        /* str: bytes; wstr: code points */
+    const void *data;  /* str, mem: the bytes; wstr: the code points (uint32_t) */
+    size_t len;        /* str, mem: bytes; wstr: code points */
+    int is_err;        /* mem: the error pointer ERR_PTR(bits) */
 };
 
 struct scn_case *scn_api_case_new(void); /* NULL when out of memory */
@@ -41,7 +43,7 @@ void scn_api_case_free(struct scn_case *c);
 int scn_api_case_init(struct scn_case *c, const char *fmt, size_t n);
 /* Appends an argument: 0, or -1 when the value does not fit its type (an int
  * beyond 32 bits, a negative unsigned, ptr 0 that is not is_null, ...), the
- * type is unknown, or the case is full. */
+ * type is unknown, a mem error is not -SCN_CASE_MAX_ERRNO..-1, or the case is full. */
 int scn_api_add_arg(struct scn_case *c, const struct scn_api_arg *a);
 /* Appends a buffer size: 0, or -1 when the case has SCN_CASE_MAX_SIZES. */
 int scn_api_add_size(struct scn_case *c, uint64_t size);

@@ -20,21 +20,23 @@ static struct {
     const char *p;
     size_t n;
     int arg; /* -1: the format */
+    int mem; /* bytes of a mem argument (no NUL after them) */
 } inputs[SCN_CASE_MAX_ARGS + 1];
 static size_t ninputs;
 
-static void *copy_exact(const void *p, size_t n, int arg)
+static void *copy_exact(const void *p, size_t n, int arg, int mem)
 {
     void *q = malloc(n);
     if (!q) abort();
     memcpy(q, p, n);
     inputs[ninputs].p = q;
     inputs[ninputs].n = n;
+    inputs[ninputs].mem = mem;
     inputs[ninputs++].arg = arg;
     return q;
 }
 
-/* The case's argument as passed: the exact-size copy for a string. */
+/* The case's argument as passed: the exact-size copy for a string or mem bytes. */
 static uint64_t arg_word(struct scn_case *c, size_t i, void *const *ptr)
 {
     const struct scn_arg *a = &c->args[i];
@@ -44,6 +46,7 @@ static uint64_t arg_word(struct scn_case *c, size_t i, void *const *ptr)
     case SCN_ARG_ULONG: case SCN_ARG_ULLONG: case SCN_ARG_UINTMAX: case SCN_ARG_SIZE: return a->v.u;
     case SCN_ARG_PTR: return a->is_null ? 0 : a->v.u;
     case SCN_ARG_STR: case SCN_ARG_WSTR: return (uint64_t)(uintptr_t)ptr[i];
+    case SCN_ARG_MEM: return a->is_err ? (uint64_t)a->v.i : (uint64_t)(uintptr_t)ptr[i]; /* NULL: ptr[i] 0 */
     case SCN_ARG_N:
         memset(&c->nslot[i], 0, sizeof c->nslot[i]);
         return (uint64_t)(uintptr_t)&c->nslot[i];
@@ -134,13 +137,15 @@ int cert_under_test(char *buf, size_t size, const char *fmt, va_list ap)
     struct scn_case *c = case_of(fmt);
     void *ptr[SCN_CASE_MAX_ARGS] = { 0 };
     ninputs = 0;
-    char *f = copy_exact(c->fmt, strlen(c->fmt) + 1, -1);
+    char *f = copy_exact(c->fmt, strlen(c->fmt) + 1, -1, 0);
     for (size_t i = 0; i < c->nargs; i++) {
         const struct scn_arg *a = &c->args[i];
         if (a->is_null) continue;
-        if (a->type == SCN_ARG_STR) ptr[i] = copy_exact(c->arena + a->off, (size_t)a->len + 1, (int)i);
+        if (a->type == SCN_ARG_STR) ptr[i] = copy_exact(c->arena + a->off, (size_t)a->len + 1, (int)i, 0);
         else if (a->type == SCN_ARG_WSTR)
-            ptr[i] = copy_exact(c->arena + a->off, ((size_t)a->len + 1) * sizeof(wchar_t), (int)i);
+            ptr[i] = copy_exact(c->arena + a->off, ((size_t)a->len + 1) * sizeof(wchar_t), (int)i, 0);
+        else if (a->type == SCN_ARG_MEM && !a->is_err)
+            ptr[i] = copy_exact(c->arena + a->off, a->len ? a->len : 1, (int)i, 1); /* the bytes, nothing after */
     }
     cert_sh->call_size = size;
     cert_sh->call_t0 = cert_now_ns();
@@ -226,13 +231,13 @@ static void note_report(void)
         uintptr_t p = (uintptr_t)inputs[i].p, end = p + inputs[i].n; /* end - 1: the NUL */
         char what[48];
         if (inputs[i].arg < 0) snprintf(what, sizeof what, "the format");
-        else snprintf(what, sizeof what, "string argument %d", inputs[i].arg + 1);
+        else snprintf(what, sizeof what, "%s argument %d", inputs[i].mem ? "mem" : "string", inputs[i].arg + 1);
         if (a >= end && a < end + 4096) {
             snprintf(cert_sh->san_oracle, sizeof cert_sh->san_oracle, "read-past-input");
             snprintf(cert_sh->san_kind, sizeof cert_sh->san_kind, "%s past %s", type, what);
             snprintf(cert_sh->san_what, sizeof cert_sh->san_what,
-                     "%s of %zu byte(s) %zu byte(s) past the terminating NUL of %s (AddressSanitizer: %s)", type,
-                     size, (size_t)(a - end + 1), what, desc);
+                     "%s of %zu byte(s) %zu byte(s) past the %s of %s (AddressSanitizer: %s)", type, size,
+                     (size_t)(a - end + 1), inputs[i].mem ? "last byte" : "terminating NUL", what, desc);
             return;
         }
         if (a < p && a + 4096 > p) {

@@ -14,6 +14,8 @@ A case is Case(fmt, args, sizes): fmt bytes (NULs allowed), args a list of
   wstr              a list of code points, or None for NULL
   ptr               int (not 0), or None for NULL
   n                 the object's type name: "int", "schar", "short", ...
+  mem               bytes (the call passes a pointer to a copy), None for NULL,
+                    or ("err", e) for the error pointer ERR_PTR(e), -4095 <= e <= -1
 sizes a list of buffer sizes. Case.parse(text) and Case.text() are
 scn_case_parse and scn_case_format; quote/unquote are scn_quoted_format /
 scn_quoted_parse; expected_text/parse_expected are scn_expect_format /
@@ -31,7 +33,7 @@ class CaseSyntaxError(ValueError):
 class _Arg(ctypes.Structure):  # struct scn_api_arg (core/case/case_api.h)
     _fields_ = [("type", ctypes.c_int), ("ntype", ctypes.c_int), ("is_null", ctypes.c_int),
                 ("neg", ctypes.c_int), ("bits", ctypes.c_uint64), ("sign_exp", ctypes.c_uint32),
-                ("data", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+                ("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("is_err", ctypes.c_int)]
 
 
 EXPECT_NONE, EXPECT_OUTPUT, EXPECT_ERR = 0, 1, 2  # SCN_EXPECT_* (case.h)
@@ -163,7 +165,11 @@ def _to_c(t, v):
         a.sign_exp, a.bits = (s << 15) | e, m
     elif v is None:
         a.is_null = 1
-    elif t == "str":
+    elif t == "mem" and isinstance(v, tuple):
+        if len(v) != 2 or v[0] != "err" or not isinstance(v[1], int) or not -(1 << 63) <= v[1] < 0:
+            raise ValueError(f"mem {v!r} is not bytes, None or (\"err\", negative errno)")
+        a.is_err, a.neg, a.bits = 1, 1, v[1] & _MASK64
+    elif t in ("str", "mem"):
         keep = ctypes.create_string_buffer(bytes(v), len(v) or 1)
         a.data, a.len = ctypes.addressof(keep), len(v)
     elif t == "wstr":
@@ -186,7 +192,9 @@ def _from_c(a):
         return t, (a.sign_exp >> 15, a.sign_exp & 0x7FFF, a.bits)
     if a.is_null:
         return t, None
-    if t == "str":
+    if a.is_err:
+        return t, ("err", a.bits - (1 << 64))
+    if t in ("str", "mem"):
         return t, ctypes.string_at(a.data, a.len)
     if t == "wstr":
         return t, list((ctypes.c_uint32 * a.len).from_address(a.data)) if a.len else []

@@ -11,7 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
+#include <sys/wait.h>
 
 #include "check.h"
 #include "check_case.h"
@@ -53,6 +55,11 @@ static const char *const roundtrip[] = {
     "\"%hhn%hn%n%ln%lln%jn%zn%tn\" n:schar n:short n:int n:long n:llong n:intmax n:size n:ptrdiff",
     "\"x\" @0",
     "\"x\" @0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,18446744073709551615",
+    /* mem: bytes behind a pointer (a MAC, an IPv4 address, 16 bytes), NULL, error pointers */
+    "\"MAC=%pM\" mem:\"\\x00\\x1b!:O^\"",
+    "\"%pI4|%pI6c\" mem:\"\\xc0\\xa8\\x01\\n\" mem:\"\\xfe\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\"",
+    "\"%pM %pM %pM %*ph\" mem:NULL mem:ERR(-14) mem:ERR(-4095) int:0 mem:\"\" @0,8",
+    "\"%pa\" mem:ERR(-1)",
 };
 
 static void test_roundtrip(void)
@@ -161,6 +168,21 @@ static const struct { const char *text, *want; } bad[] = {
     { "\"x\" @1,", "col 8: expected a decimal digit" },
     { "\"x\" @1 int:1", "col 7: expected the end of the case after @sizes" },
     { "\"x\" @01", "col 6: expected a canonical decimal" },
+    { "\"%p\" mem:abc", "col 10: expected quoted bytes, NULL or ERR(-E)" },
+    { "\"%p\" mem:", "col 10: expected quoted bytes, NULL or ERR(-E)" },
+    { "\"%p\" mem:null", "col 10: expected quoted bytes, NULL or ERR(-E)" },
+    { "\"%p\" mem:\"ab", "col 13: expected '\"' to close the string opened at col 10" },
+    { "\"%p\" mem:\"a\"b", "col 13: expected a space after the closing '\"'" },
+    { "\"%p\" mem:\"\\u{e9}\"", "col 11: \\u{...} is only allowed in wstr strings" },
+    { "\"%p\" mem:ERR(14)", "col 14: expected a negative errno value, ERR(-1) to ERR(-4095)" },
+    { "\"%p\" mem:ERR()", "col 14: expected a negative errno value" },
+    { "\"%p\" mem:ERR(-4096)", "col 14: value out of range (min -4095)" },
+    { "\"%p\" mem:ERR(-0)", "col 15: expected a canonical decimal" },
+    { "\"%p\" mem:ERR(-014)", "col 15: expected a canonical decimal" },
+    { "\"%p\" mem:ERR(-14", "col 17: expected ')' closing ERR(" },
+    { "\"%p\" mem:ERR(-14)x", "col 17: expected a decimal digit" },
+    { "\"%p\" mem:ERR(-1 int:1", "col 16: expected ')' closing ERR(" },
+    { "\"%p\" mem:0x10", "col 10: expected quoted bytes, NULL or ERR(-E)" },
 };
 
 static void test_parse_errors(void)
@@ -287,6 +309,160 @@ static void test_call(void)
     CHECK(scn_case_n_args(&C, idx, 4) == 3 && idx[2] == 3, "n args");
 }
 
+/* ---------------------------------------------------------------- mem arguments */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#ifdef TEST_ASAN
+int __asan_address_is_poisoned(void const volatile *addr);
+void *__asan_region_is_poisoned(void *beg, size_t size);
+#endif
+
+static const void *seen_ptr[SCN_CASE_MAX_ARGS];
+static size_t nseen, poison_bad;
+
+/* A small vsnprintf-like callee: "%Nh" reads a const void * (va_arg) and
+ * prints N bytes behind it as hex ("(null)" for NULL, "(err -E)" for an error
+ * pointer, as the kernel's IS_ERR_VALUE), "%d" an int; other bytes are copied. */
+static int hexdump_vsn(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    static char tmp[1 << 15]; /* 32 mem arguments filling the arena, in hex */
+    size_t k = 0;
+    for (const char *f = fmt; *f && k + 64 < sizeof tmp; f++) {
+        if (*f != '%') {
+            tmp[k++] = *f;
+            continue;
+        }
+        if (f[1] == 'd') {
+            k += (size_t)sprintf(tmp + k, "%d", va_arg(ap, int));
+            f++;
+            continue;
+        }
+        char *e;
+        unsigned long n = strtoul(f + 1, &e, 10);
+        f = e; /* at 'h' */
+        const void *p = va_arg(ap, const void *);
+        if (nseen < SCN_CASE_MAX_ARGS) seen_ptr[nseen++] = p;
+        if (!p) k += (size_t)sprintf(tmp + k, "(null)");
+        else if ((uintptr_t)p >= (uintptr_t)-4095) k += (size_t)sprintf(tmp + k, "(err %ld)", (long)(intptr_t)p);
+        else {
+#ifdef TEST_ASAN
+            /* the bytes are addressable, the byte after them and the one before are not */
+            if (__asan_region_is_poisoned((void *)(uintptr_t)p, n) || !__asan_address_is_poisoned((const char *)p + n) ||
+                !__asan_address_is_poisoned((const char *)p - 1))
+                poison_bad++;
+#endif
+            for (unsigned long i = 0; i < n && k + 4 < sizeof tmp; i++)
+                k += (size_t)sprintf(tmp + k, "%02x", ((const unsigned char *)p)[i]);
+        }
+    }
+    tmp[k] = 0;
+    if (size) snprintf(buf, size, "%s", tmp);
+    return (int)k;
+}
+
+static void test_mem(void)
+{
+    char got[4096];
+    const char *t = "\"%6h|%4h|%0h|%3h|%d|%5h|%2h\" mem:\"\\x00\\x1b!:O^\" mem:\"\\xc0\\xa8\\x01\\n\" mem:\"\" "
+                    "mem:\"\\x00\\x00\\xff\" int:-3 mem:NULL mem:ERR(-14)";
+    CHECK(scn_case_parse(t, strlen(t), &C, err, sizeof err) == 0, "%s", err);
+    CHECK(C.args[0].type == SCN_ARG_MEM && C.args[0].len == 6 && !memcmp(C.arena + C.args[0].off, "\0\x1b!:O^", 6),
+          "mem bytes in the arena");
+    CHECK(C.args[5].is_null && C.args[6].is_err && C.args[6].v.i == -14, "mem:NULL, mem:ERR(-14)");
+    CHECK(C.arena_used == 6 + 4 + 0 + 3, "mem bytes take their length, no NUL: %zu", C.arena_used);
+    nseen = poison_bad = 0;
+    int r = scn_case_call(hexdump_vsn, &C, got, sizeof got);
+    const char *want = "001b213a4f5e|c0a8010a||0000ff|-3|(null)|(err -14)";
+    CHECK(r == (int)strlen(want) && !strcmp(got, want), "mem call: %d %s", r, got);
+    CHECK(poison_bad == 0, "under ASan: %zu copies not fenced by poison", poison_bad);
+    CHECK(nseen == 6, "pointers seen %zu", nseen);
+    const void *first = seen_ptr[0];
+    for (size_t i = 0; i < 4 && i < nseen; i++) {
+        const char *p = seen_ptr[i];
+        CHECK(((uintptr_t)p & 15) == 0, "mem %zu: a 16-byte aligned copy", i);
+        CHECK(p < C.arena || p >= C.arena + sizeof C.arena, "mem %zu: a copy, not the arena", i);
+    }
+    /* the copies are at the same places in every call of the same case */
+    nseen = 0;
+    scn_case_call(hexdump_vsn, &C, got, sizeof got);
+    CHECK(seen_ptr[0] == first, "mem copies move between calls");
+    /* the text form round trip and the builder give the same case */
+    scn_case_format(&C, out, sizeof out);
+    CHECK(!strcmp(out, t), "mem text %s", out);
+    scn_case_init(&C2, "%6h|%4h|%0h|%3h|%d|%5h|%2h", 26);
+    CHECK(!scn_case_add_mem(&C2, "\0\x1b!:O^", 6) && !scn_case_add_mem(&C2, "\xc0\xa8\x01\n", 4) &&
+          !scn_case_add_mem(&C2, "", 0) && !scn_case_add_mem(&C2, "\0\0\xff", 3) &&
+          !scn_case_add_int(&C2, SCN_ARG_INT, -3) && !scn_case_add_mem(&C2, NULL, 0) &&
+          !scn_case_add_mem_err(&C2, -14), "mem builders");
+    scn_case_format(&C2, out, sizeof out);
+    CHECK(!strcmp(out, t), "built mem text %s", out);
+    CHECK(scn_case_add_mem_err(&C2, 0) == -1 && scn_case_add_mem_err(&C2, -4096) == -1 &&
+          scn_case_add_mem_err(&C2, 1) == -1 && C2.nargs == 7, "error pointers beyond -4095..-1 refused");
+    CHECK(scn_case_add_mem_err(&C2, -4095) == 0 && scn_case_add_mem_err(&C2, -1) == 0, "ERR(-4095), ERR(-1)");
+
+    /* 32 mem arguments filling the arena: every copy fits the call pool */
+    static char big[SCN_CASE_ARENA];
+    for (size_t i = 0; i < sizeof big; i++) big[i] = (char)(i * 7 + 1);
+    char fmt[SCN_CASE_MAX_ARGS * 6 + 1];
+    size_t fl = 0, per = SCN_CASE_ARENA / SCN_CASE_MAX_ARGS;
+    for (int i = 0; i < SCN_CASE_MAX_ARGS; i++) fl += (size_t)sprintf(fmt + fl, "%%%zuh", per);
+    scn_case_init(&C, fmt, fl);
+    for (int i = 0; i < SCN_CASE_MAX_ARGS; i++)
+        CHECK(scn_case_add_mem(&C, big + (size_t)i * per, per) == 0, "mem %d of %zu bytes", i, per);
+    CHECK(C.arena_used == SCN_CASE_ARENA, "a full arena %zu", C.arena_used);
+    nseen = poison_bad = 0;
+    static char full[2 * SCN_CASE_ARENA + 1];
+    r = scn_case_call(hexdump_vsn, &C, got, sizeof got);
+    size_t k = 0;
+    for (size_t i = 0; i < sizeof big && k < 4000; i++) k += (size_t)sprintf(full + k, "%02x", (unsigned char)big[i]);
+    CHECK(r > 4000 && !memcmp(got, full, 4000), "32 mem arguments: %d", r);
+    CHECK(poison_bad == 0 && nseen == SCN_CASE_MAX_ARGS, "32 copies fenced: %zu of %zu bad", poison_bad, nseen);
+
+    /* capacity: a mem needs exactly its bytes; refused without a change when full */
+    scn_case_init(&C, "%p", 2);
+    CHECK(scn_case_add_mem(&C, big, sizeof big) == 0 && C.arena_used == SCN_CASE_ARENA, "an arena-sized mem");
+    CHECK(scn_case_add_mem(&C, "x", 1) == -1 && C.nargs == 1, "a full arena took a byte");
+    CHECK(scn_case_add_mem(&C, "", 0) == 0 && scn_case_add_mem(&C, NULL, 0) == 0 && scn_case_add_mem_err(&C, -5) == 0,
+          "no bytes need no arena");
+    /* parsing: the bytes of str and mem arguments together beyond the arena, with the column */
+    static char text[4 * SCN_CASE_ARENA];
+    size_t n = (size_t)sprintf(text, "\"%%s%%p\" str:\"");
+    memset(text + n, 's', SCN_CASE_ARENA - 3);
+    n += SCN_CASE_ARENA - 3;
+    n += (size_t)sprintf(text + n, "\" mem:\"abc\"");
+    err[0] = 0;
+    CHECK(scn_case_parse(text, n, &C, err, sizeof err) == -1 && !strncmp(err, "col ", 4) && strstr(err, "too long"),
+          "mem beyond the arena: %s", err);
+    char want_col[32];
+    snprintf(want_col, sizeof want_col, "col %zu:", n - 1); /* the 'c' that does not fit */
+    CHECK(!strncmp(err, want_col, strlen(want_col)), "column of the byte that does not fit: %s", err);
+    text[n - 2] = '"';
+    CHECK(scn_case_parse(text, n - 1, &C, err, sizeof err) == 0 && C.arena_used == SCN_CASE_ARENA,
+          "str and mem filling the arena exactly: %s", err);
+
+#ifdef TEST_ASAN
+    /* a read one byte past a copy is an ASan report (the child dies) */
+    const char *t1 = "\"%7h\" mem:\"abcdef\"";
+    CHECK(scn_case_parse(t1, strlen(t1), &C, err, sizeof err) == 0, "%s", err);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        freopen("/dev/null", "w", stderr);
+        scn_case_call(hexdump_vsn, &C, got, sizeof got);
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(!(WIFEXITED(st) && WEXITSTATUS(st) == 0), "reading past a mem copy was not caught by ASan");
+#endif
+}
+
 /* ---------------------------------------------------------------- capacities */
 
 /* case.h: "Each returns 0, or -1 when the case is full (args or arena)",
@@ -341,6 +517,7 @@ int main(void)
     test_mutated_texts();
     test_float_text();
     test_call();
+    test_mem();
     test_capacity();
     return check_summary("test_case_model");
 }

@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 
 #include "../../core/targets/target.h"
+#include "case.h"
 #include "kern_printf.h"
 
 extern const struct scn_target scn_target_kernel;
@@ -218,6 +219,33 @@ int main(void)
     {
         long long t = 946080061; /* 1999-12-25 00:01:01 UTC */
         SN(64, "1999-12-25T00:01:01", 19, "%ptT", &t);
+    }
+
+    /* --- cases with mem arguments (bytes behind a pointer, docs/CASE_FORMAT.md)
+     * through the case model's call: the text form's examples */
+    {
+        static struct scn_case kc;
+        static const struct { const char *text, *out; } mc[] = {
+            { "\"MAC=%pM\" mem:\"\\x00\\x1b!:O^\"", "MAC=00:1b:21:3a:4f:5e" },
+            { "\"%pI4|%pi4\" mem:\"\\xc0\\xa8\\x01\\n\" mem:\"\\n\\x00\\x00\\x01\"", "192.168.1.10|010.000.000.001" },
+            { "\"%pI6c\" mem:\"\\xfe\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\"", "fe80::1" },
+            { "\"%*ph\" int:3 mem:\"\\x00\\x01\\xab\"", "00 01 ab" },
+            /* struct sockaddr_in: AF_INET (2, little-endian), port 80 and 10.0.0.1 in network order */
+            { "\"%pISp\" mem:\"\\x02\\x00\\x00P\\n\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\"", "10.0.0.1:80" },
+            /* check_pointer(): NULL and error pointers are not read */
+            { "\"%pM|%pI4|%6ph\" mem:NULL mem:ERR(-14) mem:ERR(-4095)", "(null)|(efault)|(efault)" },
+        };
+        char err[128];
+        for (size_t i = 0; i < sizeof mc / sizeof mc[0]; i++) {
+            int ok = scn_case_parse(mc[i].text, strlen(mc[i].text), &kc, err, sizeof err) == 0;
+            int r = ok ? scn_case_call(kern_vsnprintf, &kc, buf, sizeof buf) : -1;
+            checks++;
+            if (!ok || r != (int)strlen(mc[i].out) || strcmp(buf, mc[i].out) != 0) {
+                fprintf(stderr, "case %s: %s gave %d \"%s\", expected \"%s\"\n", mc[i].text, ok ? "" : err, r,
+                        ok ? buf : "", mc[i].out);
+                failures++;
+            }
+        }
     }
 
     if (failures) {
