@@ -223,4 +223,11 @@ static inline void pad_right(struct sink *w, const struct fmt_spec *s, size_t le
  * semantics of Linux 6.1 lib/vsprintf.c vsnprintf() after its size check. */
 void kernel_format(struct sink *w, const char *fmt, va_list *ap);
 
+/* The kernel's %p extensions that read the bytes behind the pointer
+ * (conv_kptr.c): fmt points at the letter after 'p'; width/prec as the
+ * kernel's bit-fields hold them (-1: none), left the '-' flag. Returns 0 when
+ * the letters name no implemented extension (the caller prints plain %p). */
+int kernel_ptr_ext(struct sink *w, const unsigned char *fmt, const void *ptr,
+                   int width, int prec, int left);
+
 #endif /* SCN_REF_INTERNAL_H */

@@ -20,7 +20,9 @@
  *  - %p: as with no_hash_pointers: pointer_string(), 16 zero-padded
  *    lower-case hex digits when there is no width; any alphanumeric
  *    extension letters after 'p' (kernel isalnum(), Latin-1 letters
- *    included) are skipped, and the pointer is printed as plain %p.
+ *    included) are skipped; the extensions that read the bytes behind the
+ *    pointer (%pM %pI4 %pI6 %ph %pa %pU ...) are printed by conv_kptr.c,
+ *    the others as plain %p.
  */
 #include "internal.h"
 
@@ -323,12 +325,16 @@ void kernel_format(struct sink *w, const char *fmt, va_list *ap)
             ++p;
             k_string(w, va_arg(*ap, const char *), spec);
             continue;
-        case 'p':
+        case 'p': {
+            const void *ptr = va_arg(*ap, const void *);
             ++p;
-            k_pointer(w, va_arg(*ap, const void *), spec);
+            if (!k_isalnum(*p) ||
+                !kernel_ptr_ext(w, p, ptr, spec.field_width, spec.precision, (spec.flags & K_LEFT) != 0))
+                k_pointer(w, ptr, spec);
             while (k_isalnum(*p))
                 p++;
             continue;
+        }
         case '%':
             ++p;
             sink_putc(w, '%');

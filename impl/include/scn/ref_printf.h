@@ -21,7 +21,7 @@ extern "C" {
 
 enum ref_dialect {
     REF_DIALECT_ISO = 0,          /* C17 + C23 (%b, wN) + POSIX (%n$) */
-    REF_DIALECT_LINUX_KERNEL = 1  /* lib/vsprintf.c of Linux 6.1, without %p extensions */
+    REF_DIALECT_LINUX_KERNEL = 1  /* lib/vsprintf.c of Linux 6.1, with some %p extensions (docs/CHOICES.md) */
 };
 
 enum ref_encoding {
