@@ -134,6 +134,13 @@ def test_the_model_limits_are_c_s():
     ('"%p" mem:ERR(-4096)', "col 14: value out of range (min -4095)"),
     ('"%p" mem:ERR(14)', "col 14: expected a negative errno value"),
     ('"%p" mem:ERR(-14', "col 17: expected ')' closing ERR("),
+    # decimal floats: a C decimal floating constant (an integer is not one), within range
+    ('"%f" double:1', "col 13: expected a hex float"),
+    ('"%f" double:+1.5', "col 13: expected a hex float"),
+    ('"%f" double:1e', "or a decimal float"),
+    ('"%f" double:1.5x', "col 16: expected a decimal float"),
+    ('"%f" double:1e400', "beyond the range of double"),
+    ('"%Lf" ldouble:1e5000', "beyond the range of ldouble"),
 ])
 def test_syntax_errors_are_the_c_parser_s(text, message):
     with pytest.raises(CaseSyntaxError) as e:
@@ -172,3 +179,31 @@ def test_threads_each_use_their_own_handles():
         return [t for _ in range(20) for t in texts if Case.parse(t).text() != t]
     with concurrent.futures.ThreadPoolExecutor(4) as pool:
         assert not [t for ts in pool.map(wrong, range(4)) for t in ts]
+
+
+# ---- decimal float values: accepted on input, correctly rounded, printed as the exact hex form
+
+@pytest.mark.parametrize("text,canonical", [
+    ('"%f" double:999999.5', '"%f" double:0x1.e847fp+19'),
+    ('"%f" double:-0.1', '"%f" double:-0x1.999999999999ap-4'),
+    ('"%f" double:1e300', '"%f" double:0x1.7e43c8800759cp+996'),
+    ('"%f" double:.5', '"%f" double:0x1p-1'),
+    ('"%f" double:-0.0', '"%f" double:-0x0p+0'),
+    ('"%f" double:4.9e-324', '"%f" double:0x0.0000000000001p-1022'),
+    ('"%f" double:2.2250738585072011e-308', '"%f" double:0x0.fffffffffffffp-1022'),
+    # halfway between two doubles: to even
+    ('"%f" double:9007199254740993.0', '"%f" double:0x1p+53'),
+    ('"%Lf" ldouble:0.1', '"%Lf" ldouble:0xc.ccccccccccccccdp-7'),
+    ('"%Lf" ldouble:1e4000', '"%Lf" ldouble:0xd.1ba8323fe558c61p+13284'),
+])
+def test_decimal_float_values(text, canonical):
+    c = Case.parse(text)
+    assert c.text() == canonical
+    assert Case.parse(canonical) == c
+
+
+def test_decimal_float_exact_as_python_rounds():
+    import struct
+    for s in ["0.1", "999999.5", "-123.456e-7", "1.7976931348623157e308", "5e-324", "0.30000000000000004"]:
+        bits = struct.unpack("<Q", struct.pack("<d", float(s)))[0]
+        assert Case.parse(f'"%a" double:{s}') == Case(b"%a", [("double", bits)]), s

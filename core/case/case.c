@@ -392,11 +392,64 @@ static int parse_dec(const char *s, size_t n, int is_signed, long long lo, long 
     return 0;
 }
 
+/* Decimal floating values ("999999.5", "-0.1", "1e300": a C decimal floating
+ * constant without suffix, so at least a '.' or an exponent) are accepted as
+ * input and converted correctly rounded by the libc's strtod_l/strtold_l in the
+ * C locale; the case keeps the value, printed back as its exact hex form. Not
+ * in the executor builds (programs/exec, -Dstrtod=scn_strtod): their strtod is
+ * the hex-only compat/scn_strtod.c (dietlibc's is not exact, klibc has none),
+ * and the cases they get are the printed hex form. */
+#if !defined(strtod) && !defined(SCN_CASE_HEX_FLOATS_ONLY)
+#define SCN_CASE_DECIMAL_FLOATS 1
+#include <locale.h>
+#include <math.h>
+
+/* The length of the decimal floating constant at m ([digits][.digits][e[+-]digits]
+ * with a digit in the mantissa and a '.' or an exponent), 0 if there is none. */
+static size_t decimal_float_len(const char *m)
+{
+    size_t i = 0, digits = 0;
+    int dot = 0, expo = 0;
+    while (m[i] >= '0' && m[i] <= '9') i++, digits++;
+    if (m[i] == '.') {
+        dot = 1;
+        i++;
+        while (m[i] >= '0' && m[i] <= '9') i++, digits++;
+    }
+    if (!digits) return 0;
+    if (m[i] == 'e' || m[i] == 'E') {
+        size_t j = i + 1;
+        if (m[j] == '+' || m[j] == '-') j++;
+        if (!(m[j] >= '0' && m[j] <= '9')) return 0;
+        while (m[j] >= '0' && m[j] <= '9') j++;
+        i = j;
+        expo = 1;
+    }
+    return dot || expo ? i : 0;
+}
+
+static locale_t c_locale(void)
+{
+    static locale_t loc;
+    locale_t l = __atomic_load_n(&loc, __ATOMIC_ACQUIRE);
+    if (l) return l;
+    locale_t mine = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    if (!mine) return (locale_t)0;
+    locale_t expected = (locale_t)0;
+    if (!__atomic_compare_exchange_n(&loc, &expected, mine, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        freelocale(mine);
+        return expected;
+    }
+    return mine;
+}
+#endif
+
 static int parse_float_tok(const char *s, size_t n, int is_ld, struct scn_arg *a, size_t col,
                            char *err, size_t errlen)
 {
-    char buf[80], back[80];
-    if (n == 0 || n >= sizeof buf) ERR("col %zu: expected a hex float, inf or nan", col);
+    char buf[1024], back[80];
+    if (n == 0) ERR("col %zu: expected a hex float, inf or nan", col);
+    if (n >= sizeof buf) ERR("col %zu: a float value of more than %zu characters", col, sizeof buf - 1);
     const char *nul = memchr(s, 0, n);
     if (nul) ERR("col %zu: unexpected NUL byte in a float value", col + (size_t)(nul - s));
     memcpy(buf, s, n);
@@ -413,8 +466,32 @@ static int parse_float_tok(const char *s, size_t n, int is_ld, struct scn_arg *a
         }
         return 0;
     }
+#ifdef SCN_CASE_DECIMAL_FLOATS
+    size_t dl = strncmp(m, "0x", 2) ? decimal_float_len(m) : 0;
+    if (dl) {
+        if (m[dl]) ERR("col %zu: expected a decimal float, stopped at '%c'", col + (size_t)(m + dl - buf), m[dl]);
+        locale_t loc = c_locale();
+        if (!loc) ERR("col %zu: no C locale to convert a decimal float", col);
+        char *end;
+        int inf;
+        if (is_ld) {
+            a->v.ld = strtold_l(buf, &end, loc);
+            inf = isinf(a->v.ld);
+        } else {
+            a->v.d = strtod_l(buf, &end, loc);
+            inf = isinf(a->v.d);
+        }
+        if (*end) ERR("col %zu: expected a decimal float, stopped at '%c'", col + (size_t)(end - buf), *end);
+        if (inf) ERR("col %zu: %s is beyond the range of %s (write inf)", col, buf, is_ld ? "ldouble" : "double");
+        return 0;
+    }
+#define SCN_DECIMAL_HINT ", or a decimal float (1.5, -0.1, 1e300)"
+#else
+#define SCN_DECIMAL_HINT ""
+#endif
     if (strncmp(m, "0x", 2) != 0)
-        ERR("col %zu: expected a hex float (0x...p+N), inf, nan, -inf or -nan", col);
+        ERR("col %zu: expected a hex float (0x...p+N), inf, nan, -inf or -nan" SCN_DECIMAL_HINT, col);
+#undef SCN_DECIMAL_HINT
     char *end;
     errno = 0;
     if (is_ld) {

@@ -29,9 +29,7 @@ CORP_RE = re.compile(r" corp: (\d+)/")
 
 def choose_fuzzer(args):
     if args.fuzzer:
-        if args.fuzzer not in FUZZER_TARGETS:
-            raise UsageError(f"unknown fuzzer '{args.fuzzer}' (one of {', '.join(FUZZER_TARGETS)})")
-        return args.fuzzer
+        return fuzzers.resolve(args.fuzzer)
     if args.planted:
         return "fuzz_planted"
     if args.targets:
@@ -99,6 +97,30 @@ def count_units(d):
         return sum(1 for e in os.scandir(d) if e.is_file() and not e.name.startswith("."))
     except OSError:
         return 0
+
+
+def parse_afl_stats(txt):
+    """An AFL++ fuzzer_stats text -> {execs, rate, cov, ft (bitmap_cvg x 100),
+    imported}, the fields that parse. The rate is execs_done / run_time (both
+    cumulative, run_time in seconds), not AFL++'s execs_per_sec: that one
+    divides by the run time in milliseconds floored at 1 ms, so a stats file
+    written as an instance (re)starts (AFL_AUTORESUME carries execs_done over)
+    reads 1000 x execs_done per second. Before a whole second has run there is
+    no rate."""
+    st = dict((k.strip(), v.strip()) for k, _, v in (l.partition(":") for l in txt.splitlines()))
+    out = {}
+    for key, field, conv in (("execs", "execs_done", int), ("cov", "corpus_count", int),
+                             ("imported", "corpus_imported", int),
+                             ("ft", "bitmap_cvg", lambda v: int(float(v.rstrip("%")) * 100)),
+                             ("run_time", "run_time", int)):
+        try:
+            out[key] = conv(st[field])
+        except (KeyError, ValueError, OverflowError):
+            pass
+    if out.get("run_time", 0) > 0 and "execs" in out:
+        out["rate"] = out["execs"] // out["run_time"]
+    out.pop("run_time", None)
+    return out
 
 
 class Job:
@@ -206,15 +228,12 @@ class Job:
             txt = (self.afl_out / f"j{self.idx}" / "fuzzer_stats").read_text()
         except (OSError, AttributeError):
             return
-        st = dict((k.strip(), v.strip()) for k, _, v in (l.partition(":") for l in txt.splitlines()))
-        try:
-            self.execs = int(st.get("execs_done", self.execs))
-            self.rate = int(float(st.get("execs_per_sec", self.rate)))
-            self.cov = int(st.get("corpus_count", self.cov))
-            self.ft = int(float(st.get("bitmap_cvg", "0").rstrip("%")) * 100)
-            self.imported = int(st.get("corpus_imported", self.imported))
-        except (ValueError, OverflowError):
-            pass
+        st = parse_afl_stats(txt)
+        self.execs = st.get("execs", self.execs)
+        self.rate = st.get("rate", self.rate)
+        self.cov = st.get("cov", self.cov)
+        self.ft = st.get("ft", self.ft)
+        self.imported = st.get("imported", self.imported)
 
     @property
     def total_execs(self):

@@ -45,13 +45,37 @@ class BuildError(ScnError):
     pass
 
 
+# options whose values are compiler/linker flags: `--ldflags -ltrio` is given to
+# argparse as `--ldflags=-ltrio` (it takes a separate value starting with '-' for an option)
+FLAG_OPTIONS = ("--cflags", "--ldflags")
+
+
+def attach_flag_values(argv):
+    out, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            return out + argv[i:]
+        if a in FLAG_OPTIONS and i + 1 < len(argv):
+            out.append(f"{a}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(a)
+        i += 1
+    return out
+
+
+def parse_args(argv):
+    return make_parser().parse_args(attach_flag_values(list(argv)))
+
+
 def make_parser():
     p = argparse.ArgumentParser(prog="scnfuzz certify", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--source", action="append", required=True, metavar="FILE.c")
     p.add_argument("--include", action="append", default=[], metavar="DIR")
-    p.add_argument("--cflags", default="")
-    p.add_argument("--ldflags", default="")
+    p.add_argument("--cflags", default="", metavar="FLAGS", help="compiler flags (shell words; may start with '-')")
+    p.add_argument("--ldflags", default="", metavar="FLAGS", help="linker flags, e.g. --ldflags -ltrio")
     p.add_argument("--function", required=True, metavar="NAME")
     p.add_argument("--kind", required=True, choices=sorted(KINDS))
     p.add_argument("--dialect", choices=["iso", "kernel"],
@@ -767,7 +791,7 @@ def render_html(c, claimed):
 
 def main(argv):
     try:
-        args = make_parser().parse_args(argv)
+        args = parse_args(argv)
     except SystemExit as e:
         return 2 if e.code else 0
     try:

@@ -106,7 +106,7 @@ def make_parser():
     g.add_argument("--planted", metavar="BUG", type=planted, help="fuzz a planted bug beside the reference "
                    f"({', '.join(fuzzers.PLANTED)}: fuzz/planted.c)")
     g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz ("
-                   f"{', '.join(fuzzers.NAMES)}: fuzz/fuzzers.tsv)")
+                   f"{', '.join(fuzzers.NAMES)}: fuzz/fuzzers.tsv; the fuzz_ prefix is optional)")
     g.add_argument("--libc-cc", metavar="DRIVER", help="fuzz an executor built with this libc's "
                    "compiler driver against the reference")
     p.add_argument("--name", help="the --libc-cc target's name (default: from the driver)")
@@ -138,7 +138,7 @@ def make_parser():
     p.add_argument("--dialect", choices=["iso", "kernel"],
                    help="dialect of the case (default: kernel when every --target is a kernel one, else iso)")
     p.add_argument("--fuzzer", metavar="NAME", help="decode/check a raw input like this fuzzer "
-                   "(ref, iso_diff, kernel_diff, planted)")
+                   f"({', '.join(fuzzers.CONFIGS)}, or a fuzzer's name: {', '.join(fuzzers.NAMES)})")
 
     p = sub.add_parser("report", help="(re)build a run's report from its raw findings",
                        description="Rebuilds report.json/.md/.html and junit.xml of a run directory from "
@@ -229,6 +229,7 @@ def _note_memory_limit(err):
 
 def cmd_replay(args):
     text = args.case
+    fuzzer = fuzzers.replay_config(args.fuzzer) if args.fuzzer else None
     if text.startswith('"'):
         try:
             casetext.check(text)  # the C parser's verdict (scn_case_parse)
@@ -250,8 +251,8 @@ def cmd_replay(args):
         cmd += ["--dialect", dialect]
     for t in args.target or []:
         cmd += ["--target", t]
-    if args.fuzzer:
-        cmd += ["--fuzzer", args.fuzzer]
+    if fuzzer:
+        cmd += ["--fuzzer", fuzzer]
     cmd.append(text)
     env = dict(os.environ)
     env.setdefault("SCN_REPLAY_TIMEOUT", str(REPLAY_CASE_S))

@@ -21,7 +21,7 @@ import signal
 import subprocess
 import tempfile
 
-from . import build, children
+from . import build, children, fuzzers
 from .campaign import FUZZER_TARGETS, campaign_corpus, count_units, shown_path
 from .errors import SetupError, UsageError
 
@@ -62,9 +62,7 @@ def _choose_fuzzer(explicit, *dirs):
     """--fuzzer, else the name of a directory that is a fuzzer's (corpus/fuzz/<fuzzer>,
     campaign-corpus/<fuzzer>)."""
     if explicit:
-        if explicit not in FUZZER_TARGETS:
-            raise UsageError(f"unknown fuzzer '{explicit}' (one of {', '.join(FUZZER_TARGETS)})")
-        return explicit
+        return fuzzers.resolve(explicit)
     for d in dirs:
         if d is not None and pathlib.Path(d).name in FUZZER_TARGETS:
             return pathlib.Path(d).name

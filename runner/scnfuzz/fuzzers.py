@@ -24,6 +24,32 @@ NAMES = tuple(ALL)
 TARGETS = {f.name: (f.targets, f.dialect) for f in ALL.values()}
 # fuzzer -> the scn-replay --fuzzer configuration that decodes its inputs
 REPLAY_CONFIG = {f.name: f.config for f in ALL.values()}
+CONFIGS = tuple(dict.fromkeys(f.config for f in ALL.values()))
+
+
+def resolve(name, what="fuzzer"):
+    """A fuzzer named with or without its fuzz_ prefix (`fuzz_iso_diff` or
+    `iso_diff`, as `scnfuzz fuzz` and `scnfuzz replay` spell it) -> its name
+    in fuzz/fuzzers.tsv; an unknown one is a usage error listing them."""
+    for n in (name, f"fuzz_{name}"):
+        if n in ALL:
+            return n
+    from .errors import UsageError
+    raise UsageError(f"unknown {what} '{name}' (one of {', '.join(NAMES)}; the fuzz_ prefix is optional)")
+
+
+def replay_config(name):
+    """scn-replay --fuzzer: a configuration (fuzz/fuzzers.tsv's config column:
+    ref, iso_diff, ...) as is, or a fuzzer (either spelling) -> the
+    configuration that decodes its inputs."""
+    if name in CONFIGS:
+        return name
+    for n in (name, f"fuzz_{name}"):
+        if n in ALL:
+            return REPLAY_CONFIG[n]
+    from .errors import UsageError
+    raise UsageError(f"unknown fuzzer '{name}' (one of {', '.join(CONFIGS + NAMES)}; "
+                     f"the fuzz_ prefix is optional)")
 
 
 def _planted_names(path=ROOT / "fuzz" / "planted.c"):

@@ -144,7 +144,8 @@ static const struct { const char *text, *want; } bad[] = {
     { "\"%d\" int:12x", "col 12: expected a decimal digit" },
     { "\"%u\" uint:-1", "col 11: expected an unsigned decimal value" },
     { "\"%u\" uint:4294967296", "out of range (max 4294967295)" },
-    { "\"%a\" double:1.5", "col 13: expected a hex float" },
+    { "\"%a\" double:1", "col 13: expected a hex float" }, /* an integer is not a floating constant */
+    { "\"%a\" double:1e999", "col 13: 1e999 is beyond the range of double (write inf)" },
     { "\"%a\" double:0x3p+0", "col 13: expected the exact canonical form 0x1.8p+1" },
     { "\"%a\" double:0x1.8P+1", "col 13: expected the exact canonical form 0x1.8p+1" },
     { "\"%a\" double:0x1.00000000000001p+0", "expected the exact canonical form 0x1p+0" },
@@ -519,5 +520,20 @@ int main(void)
     test_call();
     test_mem();
     test_capacity();
+    /* decimal floating values: read correctly rounded, printed as their exact hex */
+    {
+        static const char *const dec[][2] = {
+            { "\"%f\" double:999999.5", "\"%f\" double:0x1.e847fp+19" },
+            { "\"%f\" double:-0.1", "\"%f\" double:-0x1.999999999999ap-4" },
+            { "\"%Lf\" ldouble:0.1", "\"%Lf\" ldouble:0xc.ccccccccccccccdp-7" },
+        };
+        for (size_t i = 0; i < sizeof dec / sizeof dec[0]; i++) {
+            char t[200];
+            int r = scn_case_parse(dec[i][0], strlen(dec[i][0]), &C, err, sizeof err);
+            size_t l = r ? 0 : scn_case_format(&C, t, sizeof t);
+            CHECK(r == 0 && l == strlen(dec[i][1]) && !memcmp(t, dec[i][1], l), "%s -> %s (%s)", dec[i][0],
+                  r ? err : t, dec[i][1]);
+        }
+    }
     return check_summary("test_case_model");
 }
