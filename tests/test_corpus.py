@@ -114,8 +114,36 @@ def test_categories_present():
     cats = {ln.split("\t")[0] for _f, _no, ln in ROWS}
     for c in KNOWN_CATEGORIES:
         assert c in cats, c
-    for c in ["kernel.stop", "kernel.number", "kernel.string", "kernel.ptr", "kernel.clamp", "kernel.qualifier"]:
+    for c in ["kernel.stop", "kernel.number", "kernel.string", "kernel.ptr", "kernel.clamp", "kernel.qualifier",
+              "kernel.pM", "kernel.pI", "kernel.ph", "kernel.pa", "kernel.pU"]:
         assert c in cats, c
+
+
+# the kernel's %p extensions (printk-formats.rst): the specification scanner reports them
+# all as "%p", so their letters are looked for in the formats of the kernel.p* cases
+P_EXTENSIONS = ["M", "MR", "MF", "m", "mR", "mF", "I4", "i4", "I4h", "I4l", "I4n", "I4b", "i4h", "i4l",
+                "i4n", "i4b", "I6", "i6", "I6c", "h", "hC", "hD", "hN", "a", "ap", "ad",
+                "U", "Ub", "UB", "Ul", "UL"]
+
+
+def test_every_p_extension_appears():
+    import re
+    found = {}
+    for _f, _no, ln in ROWS:
+        cat, text = ln.split("\t")[:2]
+        if not cat.startswith("kernel.p"):
+            continue
+        c = casetext.Case.parse(text)
+        args = [t for t, _ in c.args]
+        for m in re.finditer(rb"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?p([A-Za-z0-9]*)", c.fmt):
+            found.setdefault(m.group(1).decode(), set()).update(
+                "null" if v is None else "err" if isinstance(v, tuple) else "mem"
+                for t, v in c.args if t == "mem")
+        assert "mem" in args or cat == "kernel.ptr", (text, "no mem argument")
+    for e in P_EXTENSIONS:
+        assert "mem" in found.get(e, ()), e
+    for e in ["M", "I4", "I6c", "h", "a", "ad", "U"]:
+        assert {"null", "err"} <= found.get(e, set()), e
 
 
 # Hand-derived expectations (worked out from the cited clauses, not from any
@@ -171,6 +199,20 @@ SPOT = [
     ('"%lc" wint:233', '!err', '-'),
     ('"%c" int:0', '"\\x00"', '"\\x00"'),
     ('"%%%d%%" int:-5', '"%-5%"', '"%-5%"'),
+    # kernel %p extensions (printk-formats.rst examples; docs/CASE_FORMAT.md)
+    ('"MAC=%pM" mem:"\\x00\\x1b!:O^"', '-', '"MAC=00:1b:21:3a:4f:5e"'),
+    ('"%pI4" mem:"\\xff\\xff\\xff\\xff" @16', '-', '"255.255.255.255"'),
+    ('"%pI6c|" mem:"\\xfe\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01"', '-', '"fe80::1|"'),
+    ('"%*ph" int:3 mem:"\\x00\\x01\\xab"', '-', '"00 01 ab"'),
+    ('"%pMR|" mem:"\\x00\\x01\\x02\\x03\\x04\\x05"', '-', '"05:04:03:02:01:00|"'),
+    ('"%pMF|" mem:"\\x00\\x01\\x02\\x03\\x04\\x05"', '-', '"00-01-02-03-04-05|"'),
+    ('"%pi4|" mem:"\\x01\\x02\\x03\\x04"', '-', '"001.002.003.004|"'),
+    ('"%pUl|" mem:"\\x00\\x01\\x02\\x03\\x04\\x05\\x06\\x07\\x08\\t\\n\\x0b\\x0c\\r\\x0e\\x0f"', '-',
+     '"03020100-0504-0706-0809-0a0b0c0d0e0f|"'),
+    ('"trb: V=%p, P=0x%pad" ptr:NULL mem:"4\\x12\\x00\\x00\\x00\\x00\\x00\\x00"', '-',
+     '"trb: V=0000000000000000, P=0x0x0000000000001234"'),
+    ('"%pM|" mem:NULL', '-', '"(null)|"'),
+    ('"%pI4|" mem:ERR(-14)', '-', '"(efault)|"'),
 ]
 
 

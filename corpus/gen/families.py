@@ -779,6 +779,173 @@ def fam_kernel():
 def all_cases():
     for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,
                 fam_width_prec, fam_percent, fam_positional, fam_n, fam_float, fam_float_g_edges,
-                fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel):
+                fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel, fam_kernel_pext):
         for c in fam():
             yield c
+
+
+# ---------------------------------------------------------------------------
+# kernel %p extensions that read the bytes behind the pointer (kernel column
+# only; the ISO dialect has no such conversions). Expected outputs from
+# model_kernel.pointer_ext(); the arguments are ("mem", bytes | None | ("err", -E)).
+
+PRINTK = "Documentation/core-api/printk-formats.rst "
+PCITE = {
+    "kernel.pM": PRINTK + "\"MAC/FDDI addresses\"; lib/vsprintf.c mac_address_string(), string_nocheck(), widen_string()",
+    "kernel.pI": PRINTK + "\"IPv4 addresses\", \"IPv6 addresses\"; lib/vsprintf.c ip_addr_string(), ip4_string(), "
+                          "ip6_string(), ip6_compressed_string()",
+    "kernel.ph": PRINTK + "\"Raw buffer as a hex string\"; lib/vsprintf.c hex_string() (field width = byte count, max 64)",
+    "kernel.pa": PRINTK + "\"Physical address types phys_addr_t\", \"DMA address types dma_addr_t\"; "
+                          "lib/vsprintf.c address_val(), special_hex_number()",
+    "kernel.pU": PRINTK + "\"UUID/GUID addresses\"; lib/vsprintf.c uuid_string()",
+}
+PERR = "; NULL/ERR_PTR: lib/vsprintf.c check_pointer(), error_string() (precision 16 unless given)"
+PPLAIN = "; plain %p as no_hash_pointers (REF-CHOICE, docs/CHOICES.md)"
+
+# (format spec between '%' and 'p', extra leading int args for '*')
+STR_SPECS = [("", []), ("24", []), ("-24", []), (".5", []), ("22.7", []), ("-22.7", []), ("0", []), ("025", []),
+             ("*", [I(23)]), ("*", [I(-23)]), ("-*", [I(21)]), (".*", [I(4)]), (".*", [I(-1)]), ("*.*", [I(20), I(9)]),
+             (".0", []), ("3", [])]
+ERR_SPECS = [("", []), ("10", []), ("-10", []), (".3", []), (".20", []), ("20.10", []), ("*", [I(-12)]), (".*", [I(2)])]
+ERR_VALUES = [None, ("err", -14), ("err", -1), ("err", -4095)]
+
+
+def M(b):
+    return ("mem", bytes(b))
+
+
+def fam_kernel_pext():
+    out = []
+    rnd = random.Random("kernel-pext")
+
+    def k(cat, f, a, extra="", kind="std", sizes=None):
+        out.append(case(cat, f, a, kind, PCITE[cat] + extra, sizes=sizes, iso=False))
+
+    def pf(spec, ext, tail="|"):
+        return "%" + spec + "p" + ext + tail
+
+    def errs(cat, exts, nbytes, sample):
+        # NULL and error pointers: every ext with the plain spec, specs with one ext
+        for e in exts:
+            for v in ERR_VALUES[:2]:
+                k(cat, pf("", e), [("mem", v)], PERR)
+        for spec, pre in ERR_SPECS[1:]:
+            for v in ERR_VALUES:
+                k(cat, pf(spec, sample), pre + [("mem", v)], PERR)
+
+    def specs(cat, exts, value):
+        for e in exts:
+            for spec, pre in STR_SPECS:
+                k(cat, pf(spec, e), pre + [M(value)])
+
+    # --- MAC/FDDI
+    macs = [b"\x00\x1b\x21\x3a\x4f\x5e", b"\x00\x01\x02\x03\x04\x05", b"\xff" * 6, b"\x00" * 6,
+            bytes(rnd.randrange(256) for _ in range(6)), b"\xac\xde\x48\x00\x00\x80"]
+    mexts = ["M", "MR", "MF", "m", "mR", "mF"]
+    for e in mexts:
+        for m in macs:
+            k("kernel.pM", pf("", e), [M(m)])
+    specs("kernel.pM", ["M", "mR"], macs[0])
+    for e, spec in [("M", "18"), ("M", "17"), ("M", "-18"), ("MF", ".17"), ("MR", ".16"), ("m", "13"), ("mF", "-13")]:
+        k("kernel.pM", pf(spec, e), [M(macs[1])])
+    for f in ["%pMx|", "%pMRF|", "%pmFR|", "%pM1|", "%pM:", "[%pM]%pm", "%pMz%d"]:
+        a = [M(macs[0])] if f.count("%") == 1 else ([M(macs[0]), M(macs[1])] if "%pm" in f else [M(macs[0]), I(7)])
+        k("kernel.pM", f, a, "; vsnprintf() skips the alphanumerics after %p")
+    errs("kernel.pM", mexts, 6, "M")
+    for m in macs[:3]:
+        k("kernel.pM", "MAC=%pM", [M(m)], "; call site format MAC=%pM")
+    k("kernel.pM", "MAC=%pM", [("mem", None)], "; call site format MAC=%pM" + PERR)
+
+    # --- IPv4 / IPv6
+    ip4s = [b"\xc0\xa8\x01\x0a", b"\x01\x02\x03\x04", b"\x00\x00\x00\x00", b"\xff\xff\xff\xff", b"\x0a\x00\x64\x09",
+            bytes(rnd.randrange(256) for _ in range(4))]
+    i4exts = ["I4", "i4", "I4h", "I4l", "I4n", "I4b", "i4h", "i4l", "i4n", "i4b"]
+    for e in i4exts:
+        for a4 in ip4s[:4] if e not in ("I4", "i4") else ip4s:
+            k("kernel.pI", pf("", e), [M(a4)])
+    specs("kernel.pI", ["I4", "i4h"], ip4s[0])
+    for a4 in [ip4s[3], ip4s[0], ip4s[2], ip4s[1]]:
+        k("kernel.pI", "%pI4", [M(a4)], "; call site: INET_ADDRSTRLEN (16) buffer", sizes=[16])
+    ip6s = [bytes.fromhex(h) for h in [
+        "fe800000000000000000000000000001",  # fe80::1
+        "00000000000000000000000000000000",  # ::
+        "00000000000000000000000000000001",  # ::1
+        "00000000000000000000ffffc0a8010a",  # ::ffff:192.168.1.10 (v4-mapped)
+        "fe8000000000000000005efec0000201",  # ISATAP
+        "fe8000000000000002005efe0a000001",  # ISATAP, u bit
+        "20010db8000000000001000000000000",  # two runs: the longer wins
+        "20010db8000000010000000000000001",  # equal runs: the first wins
+        "20010db8000100020003000400050006",  # one zero word is not compressed
+        "20010db800000001000100010001000f",  # single zero word
+        "ffffffffffffffffffffffffffffffff",
+        "0001000000000000000000000000000f",
+        "00000000000000000000000001020304",  # IPv4-compatible: not special
+        "0000000000000000000000000000ffff",
+        "00010000000000000000000000000000",  # 1::
+        "0a0b0c0d0e0f10111213141516171819",
+    ]] + [bytes(rnd.randrange(256) for _ in range(16))]
+    for e in ["I6", "i6", "I6c", "i6c"]:
+        for a6 in ip6s if e == "I6c" else ip6s[::3]:
+            k("kernel.pI", pf("", e), [M(a6)])
+    specs("kernel.pI", ["I6c"], ip6s[3])
+    for spec, pre in STR_SPECS[1:6]:
+        k("kernel.pI", pf(spec, "I6"), pre + [M(ip6s[0])])
+    for a6 in [ip6s[10], ip6s[0], ip6s[3], ip6s[15]]:
+        k("kernel.pI", "%pI6", [M(a6)], "; call site: INET6_ADDRSTRLEN (46) buffer", sizes=[46])
+    for f in ["%pI5|", "%pi|", "%pI|", "%pIx|", "%pi7|", "%12pI3|", "%-12pI|", "%.4pi|", "%pI6h|", "%pI4c|"]:
+        k("kernel.pI", f, [M(ip6s[0] if "6" in f else ip4s[1])], "; ip_addr_string(): (%pI?) / (%pi?) via error_string()")
+    errs("kernel.pI", ["I4", "i4", "I6", "I6c", "i6", "I5"], 4, "I4")
+    for f in ["%pI4:%d", "src %pI4 dst %pI4", "%pI6c/%d"]:
+        a = [M(ip4s[0]), I(80)] if f == "%pI4:%d" else ([M(ip4s[0]), M(ip4s[1])] if "dst" in f else [M(ip6s[0]), I(64)])
+        k("kernel.pI", f, a)
+
+    # --- raw buffers
+    buf64 = bytes(rnd.randrange(256) for _ in range(64))
+    hexts = ["h", "hC", "hD", "hN"]
+    for e in hexts:
+        for spec, pre, n in [("", [], 1), ("1", [], 1), ("2", [], 2), ("5", [], 5), ("8", [], 8), ("16", [], 16),
+                             ("64", [], 64), ("65", [], 64), ("100", [], 64), ("*", [I(3)], 3), ("*", [I(0)], 0),
+                             ("-6", [], 6), ("*", [I(-4)], 4), ("0", [], 1), ("4.2", [], 4), (".9", [], 1)]:
+            k("kernel.ph", pf(spec, e), pre + [M(buf64[:n])])
+    for f, a in [("%*ph", [I(3), M(b"\x00\x01\xab")]), ("%6phC", [M(macs[0])]), ("%16phN", [M(ip6s[3])]),
+                 ("%4phD|%d", [M(ip4s[0]), I(1)]), ("%2phx|", [M(b"\xde\xad")]), ("%ph%ph", [M(b"\x01"), M(b"\x02")])]:
+        k("kernel.ph", f, a)
+    for e in hexts:
+        for v in ERR_VALUES[:2]:
+            k("kernel.ph", pf("", e), [("mem", v)], PERR)
+    for spec, pre in [("6", []), ("10", []), ("-10", []), (".3", []), ("3.20", []), ("*", [I(0)]), ("0", [])]:
+        for v in ERR_VALUES:
+            k("kernel.ph", pf(spec, "h"), pre + [("mem", v)], PERR + ("; width 0: nothing, before check_pointer()" if pre == [I(0)] else ""))
+
+    # --- phys_addr_t / dma_addr_t
+    avals = [0, 1, 0x12345678, 0xffffffffffffffff, 0xdeadbeef00001000, 0x00000000fee00000, rnd.getrandbits(64)]
+    aexts = ["a", "ap", "ad"]
+    for e in aexts:
+        for v in avals:
+            k("kernel.pa", pf("", e), [M(v.to_bytes(8, "little"))])
+    for e in ["a", "ad"]:
+        for spec, pre in STR_SPECS:
+            k("kernel.pa", pf(spec, e), pre + [M(avals[2].to_bytes(8, "little"))], "; width and precision ignored")
+    for f in ["%pax|", "%padx|", "%papd|"]:
+        k("kernel.pa", f, [M(avals[4].to_bytes(8, "little"))])
+    errs("kernel.pa", aexts, 8, "ad")
+    for v in [0x00000000ffe01000, 0x1234]:
+        k("kernel.pa", "trb: V=%p, P=0x%pad", [("ptr", None), M(v.to_bytes(8, "little"))],
+          "; call site (cdns2): %pad prints its own 0x" + PPLAIN, kind="impl")
+        k("kernel.pa", "trb: V=%p, P=0x%pad", [("ptr", 0xffff888000001000), M(v.to_bytes(8, "little"))],
+          "; call site (cdns2): %pad prints its own 0x" + PPLAIN, kind="impl")
+    k("kernel.pa", "trb: V=%p, P=0x%pad", [("ptr", None), ("mem", None)],
+      "; call site (cdns2)" + PERR + PPLAIN, kind="impl")
+
+    # --- UUID/GUID
+    uuids = [bytes(range(16)), bytes.fromhex("00112233445566778899aabbccddeeff"), b"\x00" * 16, b"\xff" * 16,
+             bytes(rnd.randrange(256) for _ in range(16))]
+    uexts = ["U", "Ub", "UB", "Ul", "UL"]
+    for e in uexts:
+        for u in uuids:
+            k("kernel.pU", pf("", e), [M(u)])
+    specs("kernel.pU", ["Ub", "UL"], uuids[1])
+    for f in ["%pUx|", "%pUbL|", "%pULb|", "%pU%pUl"]:
+        k("kernel.pU", f, [M(uuids[1])] * f.count("%"))
+    errs("kernel.pU", uexts, 16, "UB")
+    return out

@@ -21,6 +21,7 @@ READS = {
     "long": ("long", "ulong", "llong", "ullong", "intmax", "uintmax", "ssize", "size", "ptrdiff"),
     "ptr": ("ptr",),
     "str": ("str",),
+    "mem": ("mem",),
 }
 
 
@@ -193,7 +194,13 @@ def format_kernel(fmt: bytes, args):
         elif conv == "p":
             ext = fmt[i:i + 1]
             if ext not in (b"", b"x") and ext.isalnum():
-                raise NotDefined("%p extension")
+                j = i
+                while j < n and fmt[j:j + 1].isalnum():
+                    j += 1
+                _, v = va_arg("mem")
+                out += pointer_ext(fmt[i:j], v, flags, field_width, precision)
+                i = j
+                continue
             _, v = va_arg("ptr")
             if ext == b"" or not ext.isalnum():
                 pass  # plain %p: REF-CHOICE, as with no_hash_pointers
@@ -242,3 +249,190 @@ def kernel_expected(fmt, args):
         return format_kernel(fmt, args)
     except NotDefined:
         return None
+
+
+# ---------------------------------------------------------------------------
+# %p extensions that read the bytes behind the pointer (Linux 6.1
+# lib/vsprintf.c pointer() and its helpers, Documentation/core-api/
+# printk-formats.rst). The argument is ("mem", bytes | None | ("err", -E)).
+# Each function gets the letters after "%p" (ext), the spec (flags,
+# field_width, precision) and the argument value; it returns the bytes the
+# kernel writes for that conversion. x86-64: little-endian, 64-bit
+# phys_addr_t/dma_addr_t, PAGE_SIZE 4096, MAX_ERRNO 4095.
+
+PAGE_SIZE, MAX_ERRNO = 4096, 4095
+HEX = "0123456789abcdef"
+
+
+def string_nocheck(s, flags, field_width, precision):
+    """string_nocheck(): at most precision bytes (-1: all), then widen_string()."""
+    if precision >= 0:
+        s = s[:precision]
+    return widen(s, flags & LEFT, field_width)
+
+
+def error_string(s, flags, field_width, precision):
+    """error_string(): precision -1 becomes 2 * sizeof(void *) = 16."""
+    return string_nocheck(s, flags, field_width, 16 if precision == -1 else precision)
+
+
+def check_pointer(v, flags, field_width, precision):
+    """check_pointer(): "(null)" for NULL, "(efault)" below PAGE_SIZE or for
+    IS_ERR_VALUE(); None when the pointer may be read."""
+    if v is None:
+        return error_string(b"(null)", flags, field_width, precision)
+    if isinstance(v, tuple):
+        assert v[0] == "err" and -MAX_ERRNO <= v[1] <= -1
+        return error_string(b"(efault)", flags, field_width, precision)
+    return None
+
+
+def _hb(b, upper=False):
+    s = HEX[b >> 4] + HEX[b & 15]
+    return s.upper() if upper else s
+
+
+def mac_address_string(ext, mem, flags, fw, prec):
+    """%pM %pMR %pMF %pm %pmR %pmF (printk-formats.rst "MAC/FDDI addresses")."""
+    sep = "-" if ext[1:2] == b"F" else ":"
+    order = range(5, -1, -1) if ext[1:2] == b"R" else range(6)
+    parts = [_hb(mem[i]) for i in order]
+    s = (sep if ext[:1] == b"M" else "").join(parts)
+    return string_nocheck(s.encode(), flags, fw, prec)
+
+
+def ip4_string(addr, ext):
+    """ip4_string(): ext[0] 'i' = three digits per byte; ext[2] 'h' (host order,
+    little-endian: reversed) / 'l' (reversed) / 'n' 'b' or anything (as given)."""
+    idx = [3, 2, 1, 0] if ext[2:3] in (b"h", b"l") else [0, 1, 2, 3]
+    fmt = "%03d" if ext[:1] == b"i" else "%d"
+    return ".".join(fmt % addr[i] for i in idx)
+
+
+def ip6_compressed_string(a):
+    """ip6_compressed_string(): first longest run (>= 2) of zero 16-bit words
+    becomes '::'; IPv4-mapped (::ffff:0:0/96) and ISATAP (bytes 8..11 = 00|02, 00,
+    5e, fe) addresses end in dotted decimal."""
+    words = [(a[2 * i] << 8) | a[2 * i + 1] for i in range(8)]
+    v4mapped = words[:5] == [0] * 5 and words[5] == 0xffff
+    isatap = (a[8] | 0x02) == 0x02 and a[9] == 0 and a[10] == 0x5e and a[11] == 0xfe
+    use4 = v4mapped or isatap
+    rng = 6 if use4 else 8
+    zl = [0] * 8
+    for i in range(rng):
+        for j in range(i, rng):
+            if words[j]:
+                break
+            zl[i] += 1
+    longest, colonpos = 1, -1
+    for i in range(rng):
+        if zl[i] > longest:
+            longest, colonpos = zl[i], i
+    out = ""
+    need = False
+    i = 0
+    while i < rng:
+        if i == colonpos:
+            if need or i == 0:
+                out += ":"
+            out += ":"
+            need = False
+            i += longest
+            continue
+        if need:
+            out += ":"
+        out += "%x" % words[i]
+        need = True
+        i += 1
+    if use4:
+        if need:
+            out += ":"
+        out += ip4_string(a[12:16], b"I4")
+    return out
+
+
+def ip_addr_string(ext, mem, flags, fw, prec):
+    """%pI4 %pi4 [hnbl], %pI6 %pi6 %pI6c (printk-formats.rst "IPv4 addresses",
+    "IPv6 addresses"); anything but 4/6/S after I/i: "(%pI?)" / "(%pi?)"."""
+    v = ext[1:2]
+    if v == b"6":
+        if ext[:1] == b"I" and ext[2:3] == b"c":
+            s = ip6_compressed_string(mem)
+        else:
+            sep = ":" if ext[:1] == b"I" else ""
+            s = sep.join(_hb(mem[2 * i]) + _hb(mem[2 * i + 1]) for i in range(8))
+        return string_nocheck(s.encode(), flags, fw, prec)
+    if v == b"4":
+        return string_nocheck(ip4_string(mem, ext).encode(), flags, fw, prec)
+    if v == b"S":
+        raise NotDefined("%pIS not modelled")
+    return error_string(b"(%pi?)" if ext[:1] == b"i" else b"(%pI?)", flags, fw, prec)
+
+
+def hex_string(ext, mem, flags, fw, prec):
+    """%ph %phC %phD %phN (printk-formats.rst "Raw buffer as a hex string"):
+    the field width is the byte count (none: 1, at most 64), never padding."""
+    sep = {b"C": ":", b"D": "-", b"N": ""}.get(ext[1:2], " ")
+    n = 1 if fw < 0 else min(fw, 64)
+    return sep.join(_hb(mem[i]) for i in range(n)).encode()
+
+
+def address_val(ext, mem, flags, fw, prec):
+    """%pa %pap %pad (printk-formats.rst "Physical address types phys_addr_t",
+    "DMA address types dma_addr_t"): special_hex_number(): 0x + 16 digits,
+    width and precision of the spec ignored."""
+    num = int.from_bytes(mem[:8], "little")
+    return number(num, 16, SPECIAL | SMALL | ZEROPAD, 18, -1)
+
+
+GUID_INDEX = [3, 2, 1, 0, 5, 4, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15]
+
+
+def uuid_string(ext, mem, flags, fw, prec):
+    """%pU %pUb %pUB %pUl %pUL (printk-formats.rst "UUID/GUID addresses")."""
+    c = ext[1:2]
+    idx = GUID_INDEX if c in (b"l", b"L") else list(range(16))
+    upper = c in (b"B", b"L")
+    s = ""
+    for i in range(16):
+        s += _hb(mem[idx[i]], upper)
+        if i in (3, 5, 7, 9):
+            s += "-"
+    return string_nocheck(s.encode(), flags, fw, prec)
+
+
+# bytes each extension reads (the case must give exactly these)
+def mem_needed(ext, fw):
+    c = ext[:1]
+    if c in (b"M", b"m"):
+        return 6
+    if c in (b"I", b"i"):
+        return {b"4": 4, b"6": 16}.get(ext[1:2], 0)
+    if c == b"h":
+        return 0 if fw == 0 else (1 if fw < 0 else min(fw, 64))
+    if c == b"a":
+        return 8
+    if c == b"U":
+        return 16
+    raise NotDefined("extension not modelled")
+
+
+PEXT = {b"M": mac_address_string, b"m": mac_address_string, b"I": ip_addr_string,
+        b"i": ip_addr_string, b"h": hex_string, b"a": address_val, b"U": uuid_string}
+
+
+def pointer_ext(ext, v, flags, fw, prec):
+    """pointer() for the modelled extensions. ext: the alphanumeric letters after
+    'p' (vsnprintf() skips them all)."""
+    f = PEXT.get(ext[:1])
+    if f is None:
+        raise NotDefined("%p extension not modelled")
+    if f is hex_string and fw == 0:        # hex_string(): nothing, before check_pointer()
+        return b""
+    e = check_pointer(v, flags, fw, prec)
+    if e is not None:
+        return e
+    need = mem_needed(ext, fw)
+    if need and len(v) != need:
+        raise NotDefined("mem argument of %d bytes, the kernel reads %d" % (len(v), need))
+    return f(ext, v, flags, fw, prec)
