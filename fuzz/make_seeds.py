@@ -6,14 +6,28 @@ core/case/case_decode.c behind the ctrl byte of fuzz/fuzz_core.h:
 one file per conversion of the dialect's table (with a few flag / width /
 precision / length / value variations), plus literal-only and mixed inputs.
 fuzz_parse gets case lines in the text form (docs/CASE_FORMAT.md).
+The fuzzers with decode=kptr (fuzzers.tsv) decode kernel inputs with two
+more table entries, 'K': the %p extensions (KPTR_EXT, case_decode.c's
+kptr_ext[]) with their mem arguments; fuzz_kernel_diff gets one seed per
+extension and some NULL / ERR / structured-byte ones.
 
-    /usr/bin/python3 fuzz/make_seeds.py [REPO]
+    /usr/bin/python3 fuzz/make_seeds.py [REPO [FUZZER...]]
+
+With FUZZER names, only their directories are rewritten.
 """
 import os
 import sys
 
 ISO_TABLE = "diuoxXcsp%dxu" + "n" + "fFeEgGaAfeg"
 KERNEL_TABLE = "diuoxXcsp%dxus"
+KERNEL_KPTR_TABLE = KERNEL_TABLE + "KK"  # SCN_DECODE_KPTR
+# (extension, bytes it reads; 0: %ph, its width), in case_decode.c's order
+KPTR_EXT = [("M", 6), ("MR", 6), ("MF", 6), ("m", 6), ("mR", 6), ("mF", 6),
+            ("I4", 4), ("I4h", 4), ("I4n", 4), ("I4b", 4), ("I4l", 4),
+            ("i4", 4), ("i4h", 4), ("i4n", 4), ("i4b", 4), ("i4l", 4),
+            ("I6", 16), ("i6", 16), ("I6c", 16), ("i6c", 16),
+            ("h", 0), ("hC", 0), ("hD", 0), ("hN", 0), ("a", 8), ("ap", 8), ("ad", 8),
+            ("U", 16), ("Ub", 16), ("UB", 16), ("Ul", 16), ("UL", 16)]
 
 
 def op_for(table, conv):
@@ -58,6 +72,8 @@ def byte_seeds(table, kernel):
             seeds.append(ctrl(2, kernel) + hdr + literal("abc") + conv_item(table, "n", lsel=i % 8))
             continue
         val = bytes([0x2A, 0x85, 0x13, 0x07, 0x40, 0x09, 0x21, 0xFB, 0x3F, 0x40])
+        if conv == "K":  # the extension byte first (%pI4h), then its 4 raw bytes
+            val = bytes([7]) + val[:4]
         # plain, then flags + literal width + precision, then '*' width
         seeds.append(ctrl(i % 32, kernel) + hdr + conv_item(table, conv, vc=2, value=bytes([i * 7 % 32])))
         seeds.append(ctrl((i * 5) % 32, kernel) + hdr + literal("[") +
@@ -72,6 +88,42 @@ def byte_seeds(table, kernel):
                      literal(",") + conv_item(table, "s", vc=5, value=b"\x05hello"))
     seeds.append(ctrl(4, kernel, robust=1) + hdr + literal("ab") + b"\x30\x04\x01" + conv_item(table, "x"))
     seeds.append(ctrl(0, kernel, robust=1) + hdr + literal("tail") + b"\x30\x03\x02")
+    return seeds
+
+
+def kptr_item(ext, vc, mem=b"", flags=0, wmode=0, pmode=0, width=0, prec=0):
+    """a 'K' item: %p<ext> with the mem bytes of value class vc (docs: case_decode.c)"""
+    e = [x for x, _ in KPTR_EXT].index(ext)
+    return conv_item(KERNEL_KPTR_TABLE, "K", flags, wmode, pmode, 0, vc, width, prec, bytes([e]) + mem)
+
+
+def kptr_seeds():
+    seeds = []
+    hdr = b"\x00"
+    raw = bytes(range(0x21, 0x61))
+    for i, (ext, n) in enumerate(KPTR_EXT):
+        if n:  # the right bytes, raw (vc 4)
+            item = kptr_item(ext, 4, raw[i:i + n])
+        else:  # %ph: a literal width of 6
+            item = kptr_item(ext, 4, raw[:6], wmode=1, width=6)
+        seeds.append(ctrl(i % 32, 1) + hdr + literal("<") + item + literal(">"))
+    w16 = lambda m, t, words: bytes([m, t]) + b"".join(bytes([w & 0xFF, w >> 8]) for w in words)
+    some = [0x2001, 0x0DB8, 0x1234, 0, 0x00FF, 0xABCD, 0xC0A8, 0x010A]
+    # %pI6c: a run of zero words in the middle, IPv4-mapped, ISATAP, small words (vc 2)
+    seeds.append(ctrl(0, 1) + hdr + kptr_item("I6c", 2, w16(0x3C, 0, some)) + literal("|") +
+                 kptr_item("I6c", 2, w16(0x00, 1, some)) + literal("|") +
+                 kptr_item("I6c", 2, w16(0x00, 6, some)) + literal("|") +
+                 kptr_item("I6c", 3, w16(0x66, 3, some)))
+    # NULL with '-' and a width, ERR(-14) with a width and precision, ERR(-4095) behind '*'
+    seeds.append(ctrl(7, 1) + hdr + kptr_item("M", 0, flags=1, wmode=1, width=10) + literal("|") +
+                 kptr_item("U", 1, bytes([13, 0]), wmode=1, pmode=1, width=20, prec=3) + literal("|") +
+                 kptr_item("I4", 1, bytes([0xFE, 0x0F]), wmode=2, width=(-9) & 0xFFFF))
+    # %*ph with a negative width, 64 bytes; %pa with a width; structured MAC / IPv4 bytes
+    seeds.append(ctrl(3, 1) + hdr + kptr_item("hC", 4, raw[:5], wmode=2, width=(-5) & 0xFFFF) +
+                 literal(";") + kptr_item("hN", 5, raw[:64], wmode=2, width=64))
+    seeds.append(ctrl(9, 1) + hdr + kptr_item("ad", 4, raw[:8], wmode=1, pmode=1, width=30, prec=2) +
+                 literal(" ") + kptr_item("mR", 2, bytes([0, 1, 2, 3, 6, 7])) +
+                 literal(" ") + kptr_item("i4", 3, bytes([2, 3, 4, 5])))
     return seeds
 
 
@@ -94,16 +146,19 @@ PARSE_SEEDS = [
 
 
 def main():
-    repo = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
+    repo = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     base = os.path.join(repo, "corpus", "fuzz")
     sets = {
-        "fuzz_ref": byte_seeds(ISO_TABLE, 0) + byte_seeds(KERNEL_TABLE, 1)[::3],
+        "fuzz_ref": byte_seeds(ISO_TABLE, 0) + byte_seeds(KERNEL_KPTR_TABLE, 1)[::3],
         "fuzz_iso_diff": byte_seeds(ISO_TABLE, 0),
-        "fuzz_kernel_diff": byte_seeds(KERNEL_TABLE, 1),
+        "fuzz_kernel_diff": byte_seeds(KERNEL_KPTR_TABLE, 1) + kptr_seeds(),
         "fuzz_planted": byte_seeds(ISO_TABLE, 0)[::2],
         "fuzz_parse": [s.encode() for s in PARSE_SEEDS] + byte_seeds(ISO_TABLE, 0)[::6],
     }
+    only = sys.argv[2:]
     for name, seeds in sets.items():
+        if only and name not in only:
+            continue
         d = os.path.join(base, name)
         os.makedirs(d, exist_ok=True)
         for f in os.listdir(d):

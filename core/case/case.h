@@ -157,6 +157,9 @@ enum scn_decode_flags {
     SCN_DECODE_NO_N = 1u << 5,       /* no %n */
     SCN_DECODE_NO_BINARY = 1u << 6,  /* with SCN_DECODE_C23: still no %b/%B */
     SCN_DECODE_SHORT_LD = 1u << 7,   /* long doubles of %e/%f/%g kept within 2^+-1100 */
+    /* kernel dialect: also the %p extensions that read bytes (%pM %pI4 %pI6c
+     * %ph %pa %pU ..., docs/CHOICES.md) with mem arguments (case_decode.c) */
+    SCN_DECODE_KPTR = 1u << 8,
 };
 
 /* Decodes fuzzer bytes into a well-defined case of the dialect: every
@@ -166,7 +169,10 @@ enum scn_decode_flags {
  * long double encodings) so the text form round-trips. The kernel dialect
  * uses only: d i u o x X c s p px % with hh h l ll z t, flags - + space # 0,
  * width/precision (also *), no floats/j/n/positional/%lc/%ls, and %p/%px
- * always followed by an ASCII non-alphanumeric byte (< 0x80) or the end.
+ * always followed by an ASCII non-alphanumeric byte (< 0x80) or the end;
+ * with SCN_DECODE_KPTR also the %p extensions of case_decode.c's kptr_ext[]
+ * (likewise followed), each with a mem argument: NULL, ERR(-E), or exactly
+ * the bytes it reads (%ph: as many as its width says, at most 64).
  * The byte grammar (see case_decode.c) is: a header byte, then a stream of
  * items (literal runs, conversions with their flag/width/precision/length/
  * value bytes). Never fails: returns the number of input bytes consumed. */

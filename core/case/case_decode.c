@@ -21,6 +21,18 @@
  *                          width bytes (2), precision bytes (2), value bytes
  *
  * so single-byte mutations change one flag, one width, one length, one value.
+ *
+ * SCN_DECODE_KPTR (kernel dialect): the table gets two more entries, 'K', a
+ * %p extension that reads bytes (conv_kptr.c): after fb, pb, the width and
+ * precision bytes, a byte e chooses kptr_ext[e % 32]; all flags, widths
+ * (literal or '*', odd or negative ones too) and precisions are kept. Its mem
+ * argument by value class: 0 NULL, 1 ERR(-1 - (2 bytes % 4095)), 2-3
+ * structured bytes (16-byte ones: a zero-word mask byte, a template byte,
+ * 8 words: IPv4-mapped / ISATAP prefixes, small words, runs of zero words for
+ * %pI6c; others: bytes from {0 1 9 10 99 100 0x80 0xff}), 4-7 raw bytes;
+ * always exactly as many bytes as the extension reads (%ph: its width, none
+ * = 1, at most 64). The ISO dialect and kernel inputs without the flag
+ * decode as before.
  * Widths and precisions are <= SCN_DECODE_MAX_WIDTH; '*' arguments range over
  * [-512, 512] (negative width = '-' flag, negative precision = none).
  */
@@ -63,6 +75,7 @@ static const char *const len_txt[] = { "", "hh", "h", "l", "ll", "j", "z", "t",
 
 struct spec {
     unsigned char conv, len, flags, wmode, pmode, is_px;
+    unsigned char kx;          /* 'K': kptr_ext[kx - 1] */
     short width, prec;         /* literal values */
     signed char warg, parg, varg; /* generation-order arg indices, -1 if none */
 };
@@ -92,6 +105,20 @@ static const double dbl_special[] = {
     0.5, 0.1, 1e308, DBL_MAX, DBL_MIN, DBL_TRUE_MIN, 9.5, 2.5, 0.05, 1e-5, 123456789.0, 1e15,
     1e16, 1e17, 1e21, 0.125, 99.99999, 0.95, 1.5, 3.14159265358979, 1e-300, 5e-324, 0x1.fffffffffffffp-1,
     9.999999999999999e22,
+};
+
+/* SCN_DECODE_KPTR: the kernel's %p extensions the reference implements
+ * (docs/CHOICES.md), with the bytes each reads (0: %ph, its width) */
+static const struct {
+    char name[4];
+    unsigned char n;
+} kptr_ext[32] = {
+    { "M", 6 },   { "MR", 6 },  { "MF", 6 },  { "m", 6 },    { "mR", 6 },   { "mF", 6 },
+    { "I4", 4 },  { "I4h", 4 }, { "I4n", 4 }, { "I4b", 4 },  { "I4l", 4 },  { "i4", 4 },
+    { "i4h", 4 }, { "i4n", 4 }, { "i4b", 4 }, { "i4l", 4 },  { "I6", 16 },  { "i6", 16 },
+    { "I6c", 16 }, { "i6c", 16 }, { "h", 0 }, { "hC", 0 },   { "hD", 0 },   { "hN", 0 },
+    { "a", 8 },   { "ap", 8 },  { "ad", 8 },  { "U", 16 },   { "Ub", 16 },  { "UB", 16 },
+    { "Ul", 16 }, { "UL", 16 },
 };
 
 static void canon_double(double *d)
@@ -256,6 +283,29 @@ static int add_string(struct gen *g, int k, struct rd *r, int wide, int allow_nu
     return 0;
 }
 
+/* the n bytes behind a %p extension's pointer (value class vc >= 2) */
+static void kptr_bytes(unsigned char *d, unsigned n, unsigned vc, struct rd *r)
+{
+    if (vc >= 4) {
+        for (unsigned i = 0; i < n; i++) d[i] = (unsigned char)rb(r);
+    } else if (n == 16) { /* eight big-endian words */
+        unsigned m = rb(r), t = rb(r);
+        for (unsigned i = 0; i < 8; i++) {
+            unsigned w = rb2(r);
+            if (t % 4 == 3) w %= 3;                                 /* small words: 1:0:2::1 */
+            if (m >> i & 1) w = 0;                                  /* runs of zero words */
+            if (t % 4 == 1 && i < 6) w = i == 5 ? 0xffff : 0;       /* IPv4-mapped ::ffff:a.b.c.d */
+            if (t % 4 == 2 && i == 4) w = t & 4 ? 0x0200 : 0;       /* ISATAP ..:0:5efe:a.b.c.d */
+            if (t % 4 == 2 && i == 5) w = 0x5efe;
+            d[2 * i] = (unsigned char)(w >> 8);
+            d[2 * i + 1] = (unsigned char)w;
+        }
+    } else {
+        static const unsigned char alpha[8] = { 0, 1, 9, 10, 99, 100, 0x80, 0xff };
+        for (unsigned i = 0; i < n; i++) d[i] = alpha[rb(r) & 7];
+    }
+}
+
 static void item_lit(struct gen *g, const char *s, size_t n)
 {
     if (g->nitems >= 256 || g->litn + n > sizeof g->lit) return;
@@ -282,7 +332,7 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
     struct gen *g = &G;
     struct rd r = { data, size, 0 };
     int kern = dialect == SCN_DIALECT_KERNEL;
-    if (kern) flags = (flags & SCN_DECODE_ROBUST) | SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_POSITIONAL |
+    if (kern) flags = (flags & (SCN_DECODE_ROBUST | SCN_DECODE_KPTR)) | SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_POSITIONAL |
                       SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N;
     c->fmt_len = c->nargs = c->nsizes = c->arena_used = 0;
     g->c = c;
@@ -297,6 +347,10 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
     int nt = 0;
     const char *base = kern ? "diuoxXcsp%dxus" : "diuoxXcsp%dxu";
     for (const char *p = base; *p; p++) table[nt++] = *p;
+    if (kern && (flags & SCN_DECODE_KPTR)) {
+        table[nt++] = 'K';
+        table[nt++] = 'K';
+    }
     if (!(flags & SCN_DECODE_NO_N)) table[nt++] = 'n';
     if (!(flags & SCN_DECODE_NO_FLOAT))
         for (const char *p = "fFeEgGaAfeg"; *p; p++) table[nt++] = *p;
@@ -365,6 +419,7 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
         case 'o': case 'x': case 'X': case 'b': case 'B':
             allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break;
         case 'c': case 's': case 'p': allow_fl = F_MINUS; allow_prec = s.conv == 's'; break;
+        case 'K': allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break;
         case 'n': case '%': allow_fl = 0; allow_prec = allow_width = 0; break;
         default: allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break; /* floats */
         }
@@ -447,6 +502,31 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
                 s.is_px = (unsigned char)(lsel & 1);
                 need_sep = 2;
             }
+            break;
+        }
+        case 'K': { /* a %p extension and the bytes it reads */
+            unsigned e = rb(&r) % (sizeof kptr_ext / sizeof kptr_ext[0]);
+            unsigned n = kptr_ext[e].n;
+            s.kx = (unsigned char)(e + 1);
+            if (!n) { /* %ph: the width is the length (none: 1, at most 64) */
+                long long wv = s.wmode == 1 ? s.width : s.wmode == 2 ? g->tmp[s.warg].v.i : 1;
+                if (wv < 0) wv = -wv;
+                n = wv < 64 ? (unsigned)wv : 64;
+            }
+            k = add_tmp(g, SCN_ARG_MEM);
+            struct scn_arg *a = &g->tmp[k];
+            if (vc == 1) {
+                a->is_err = 1;
+                a->v.i = -1 - (long long)(rb2(&r) % SCN_CASE_MAX_ERRNO);
+            } else if (vc == 0 || c->arena_used + n > SCN_CASE_ARENA) {
+                a->is_null = 1;
+            } else {
+                kptr_bytes((unsigned char *)c->arena + c->arena_used, n, vc, &r);
+                a->off = (uint32_t)c->arena_used;
+                a->len = n;
+                c->arena_used += n;
+            }
+            need_sep = 2;
             break;
         }
         case 'n': {
@@ -567,8 +647,9 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
             }
         }
         scn_w_str(&w, len_txt[s->len]);
-        scn_w_ch(&w, (char)s->conv);
+        scn_w_ch(&w, s->kx ? 'p' : (char)s->conv);
         if (s->is_px) scn_w_ch(&w, 'x');
+        if (s->kx) scn_w_str(&w, kptr_ext[s->kx - 1].name);
     }
     if (trailing >= 0) {
         static const char *const cut[] = { "%", "%-", "%5", "%." };

@@ -28,7 +28,22 @@ static struct {
     int seen[256];                /* conversion letters seen */
     int wlen;                     /* a wN / wfN length seen */
     int positional;               /* an n$ specification seen */
+    char ext[SCN_CASE_MAX_ARGS][8]; /* the %p extension letters that read each mem argument */
+    int memlen[SCN_CASE_MAX_ARGS];  /* the bytes that extension reads */
 } SEEN;
+
+/* kernel %p extensions that read bytes (SCN_DECODE_KPTR), the bytes each
+ * reads (0: %ph, its width) */
+static const struct { const char *name; int n; } KEXT[] = {
+    { "M", 6 }, { "MR", 6 }, { "MF", 6 }, { "m", 6 }, { "mR", 6 }, { "mF", 6 },
+    { "I4", 4 }, { "I4h", 4 }, { "I4n", 4 }, { "I4b", 4 }, { "I4l", 4 },
+    { "i4", 4 }, { "i4h", 4 }, { "i4n", 4 }, { "i4b", 4 }, { "i4l", 4 },
+    { "I6", 16 }, { "i6", 16 }, { "I6c", 16 }, { "i6c", 16 },
+    { "h", 0 }, { "hC", 0 }, { "hD", 0 }, { "hN", 0 }, { "a", 8 }, { "ap", 8 }, { "ad", 8 },
+    { "U", 16 }, { "Ub", 16 }, { "UB", 16 }, { "Ul", 16 }, { "UL", 16 },
+};
+#define NKEXT (sizeof KEXT / sizeof KEXT[0])
+static int kptr_ok; /* check_types: %p extensions allowed (SCN_DECODE_KPTR) */
 
 static const char *check_types(const struct scn_case *c, int kern, int nofloat)
 {
@@ -56,16 +71,18 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
             if (want[k_] >= 0 && (want[k_] != (T) || wn[k_] != (NT))) return "a position used with two types"; \
             want[k_] = (T); wn[k_] = (NT); SEEN.conv[k_] = cv_;                   \
         } while (0)
-        int ap = 0;
+        int ap = 0, star_w = -1, lit_w = -1;
         char cv_ = '*';
         if (*p == '*') {
             p++;
             if (is_pos) { while (*p >= '0' && *p <= '9') ap = ap * 10 + (*p++ - '0'); if (*p++ != '$') return "*m$ expected"; }
+            star_w = is_pos ? ap - 1 : n;
             ARG(SCN_ARG_INT, 0);
         } else {
             int w = 0;
             while (*p >= '0' && *p <= '9') w = w * 10 + (*p++ - '0');
             if (w > SCN_DECODE_MAX_WIDTH) return "width too large";
+            if (w) lit_w = w;
         }
         if (*p == '.') {
             p++;
@@ -108,7 +125,25 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
             T = !strcmp(len, "l") ? SCN_ARG_WSTR : SCN_ARG_STR;
         } else if (cv == 'p') {
             T = SCN_ARG_PTR;
-            if (kern) {
+            const char *e = p;
+            while (kern && ((*e >= '0' && *e <= '9') || ((*e | 32) >= 'a' && (*e | 32) <= 'z'))) e++;
+            for (size_t x = 0; kptr_ok && e > p && x < NKEXT; x++)
+                if (strlen(KEXT[x].name) == (size_t)(e - p) && !memcmp(KEXT[x].name, p, (size_t)(e - p))) {
+                    T = SCN_ARG_MEM;
+                    int k_ = n; /* the kernel dialect is sequential */
+                    if (k_ >= SCN_CASE_MAX_ARGS) return "argument index out of range";
+                    memcpy(SEEN.ext[k_], p, (size_t)(e - p));
+                    SEEN.ext[k_][e - p] = 0;
+                    int len = KEXT[x].n;
+                    if (!len) { /* %ph: the width */
+                        long long wv = star_w >= 0 ? c->args[star_w].v.i : lit_w >= 0 ? lit_w : 1;
+                        if (wv < 0) wv = -wv;
+                        len = wv < 64 ? (int)wv : 64;
+                    }
+                    SEEN.memlen[k_] = len;
+                    p = e;
+                }
+            if (kern && T == SCN_ARG_PTR) {
                 if (*p == 'x') p++;
                 if ((*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')) return "kernel %p followed by alnum";
             }
@@ -132,6 +167,11 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
         if (want[i] < 0) return "gap in positions";
         if (c->args[i].type != want[i]) return "argument type differs";
         if (want[i] == SCN_ARG_N && c->args[i].ntype != wn[i]) return "%n type differs";
+        const struct scn_arg *a = &c->args[i];
+        if (want[i] == SCN_ARG_MEM && !a->is_null && !a->is_err && (int)a->len != SEEN.memlen[i])
+            return "a %p extension's mem argument has not the bytes it reads";
+        if (want[i] == SCN_ARG_MEM && a->is_err && (a->v.i < -SCN_CASE_MAX_ERRNO || a->v.i > -1))
+            return "mem:ERR(-E) out of range";
     }
     return NULL;
 }
@@ -329,9 +369,109 @@ static void test_reuse(void)
     }
 }
 
+/* SCN_DECODE_KPTR: kernel cases get every %p extension of conv_kptr.c, each
+ * with a mem argument of the bytes it reads (or NULL / ERR(-E)), still
+ * well-typed, deterministic and round-tripping; ISO cases and kernel cases
+ * without the flag have none; the flag changes no ISO case. */
+static void test_kptr(void)
+{
+    static unsigned char data[1024];
+    int seen[NKEXT] = {0}, null = 0, errp = 0, bytes = 0, star = 0, odd = 0, left = 0, prec = 0;
+    int zrun = 0, mapped = 0, isatap = 0, ph64 = 0, ph1 = 0;
+    for (int it = 0; it < 4000; it++) {
+        size_t n = rnd() % (it % 10 ? 300 : sizeof data);
+        for (size_t i = 0; i < n; i++) data[i] = (unsigned char)rnd();
+        unsigned fl = SCN_DECODE_KPTR | (it & 1 ? SCN_DECODE_ROBUST : 0);
+        scn_case_from_bytes(data, n, &C, SCN_DIALECT_KERNEL, fl);
+        kptr_ok = 1;
+        const char *why = check_types(&C, 1, 1);
+        kptr_ok = 0;
+        if (fl & SCN_DECODE_ROBUST) why = NULL; /* garbage allowed; the bounds are not */
+        const char *oob = check_bounds(&C, 1, SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_POSITIONAL | SCN_DECODE_NO_WIDE |
+                                                  SCN_DECODE_NO_N);
+        scn_case_format(&C, out, sizeof out);
+        CHECK(!why && !oob, "kptr case: %s / %s: %.300s", why ? why : "", oob ? oob : "", out);
+        if (why || oob) break;
+        CHECK(scn_case_parse(out, strlen(out), &C2, err, sizeof err) == 0, "kptr case does not parse: %s: %s", err, out);
+        scn_case_format(&C2, out2, sizeof out2);
+        CHECK(!strcmp(out, out2), "kptr round trip:\n  %s\n  %s", out, out2);
+        scn_case_from_bytes(data, n, &C2, SCN_DIALECT_KERNEL, fl);
+        scn_case_format(&C2, out2, sizeof out2);
+        CHECK(!strcmp(out, out2), "kptr decoding is not deterministic");
+        if (!(fl & SCN_DECODE_ROBUST))
+            for (size_t i = 0; i < C.nargs; i++) {
+                const struct scn_arg *a = &C.args[i];
+                if (SEEN.conv[i] != 'p' || !SEEN.ext[i][0]) continue;
+                CHECK(a->type == SCN_ARG_MEM, "%%p%s without a mem argument: %s", SEEN.ext[i], out);
+                for (size_t x = 0; x < NKEXT; x++) seen[x] += !strcmp(KEXT[x].name, SEEN.ext[i]);
+                null += a->is_null;
+                errp += a->is_err;
+                if (a->is_null || a->is_err) continue;
+                bytes++;
+                const unsigned char *b = (const unsigned char *)C.arena + a->off;
+                if (!strcmp(SEEN.ext[i] + 1, "6c") || !strcmp(SEEN.ext[i] + 1, "6")) {
+                    int run = 0, best = 0;
+                    for (int w = 0; w < 8; w++) {
+                        run = b[2 * w] | b[2 * w + 1] ? 0 : run + 1;
+                        if (run > best) best = run;
+                    }
+                    zrun += best >= 2 && best < 8;
+                    static const unsigned char pre[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+                    mapped += !memcmp(b, pre, 12);
+                    isatap += b[10] == 0x5e && b[11] == 0xfe;
+                }
+                if (SEEN.ext[i][0] == 'h') {
+                    ph64 += a->len == 64;
+                    ph1 += a->len == 1;
+                }
+            }
+        /* the specifications' odd parts around the extensions */
+        for (const char *q = C.fmt; (q = strchr(q, '%')); q++) {
+            const char *e = q + 1 + strspn(q + 1, "-+ #0123456789.*");
+            if (*e != 'p' || !strchr("MmIiahU", e[1])) continue;
+            star += memchr(q, '*', (size_t)(e - q)) != NULL;
+            left += memchr(q, '-', (size_t)(e - q)) != NULL;
+            prec += memchr(q, '.', (size_t)(e - q)) != NULL;
+            odd += strspn(q + 1, "+ #0") > 0;
+        }
+    }
+    for (size_t x = 0; x < NKEXT; x++) CHECK(seen[x] > 20, "%%p%s decoded only %d times", KEXT[x].name, seen[x]);
+    CHECK(null > 100 && errp > 100 && bytes > 1000 && star > 100 && left > 100 && prec > 100 && odd > 100,
+          "kptr variety: %d NULL, %d ERR, %d with bytes, %d '*', %d '-', %d precisions, %d odd flags", null, errp,
+          bytes, star, left, prec, odd);
+    CHECK(zrun > 30 && mapped > 10 && isatap > 5 && ph64 > 10 && ph1 > 10,
+          "kptr bytes: %d %%pI6 with zero runs, %d IPv4-mapped, %d ISATAP; %%ph: %d of 64 bytes, %d of 1", zrun,
+          mapped, isatap, ph64, ph1);
+    /* without the flag (kernel) and in the ISO dialect: no extension */
+    for (int it = 0; it < 2000; it++) {
+        size_t n = rnd() % 300;
+        for (size_t i = 0; i < n; i++) data[i] = (unsigned char)rnd();
+        int kern = it & 1;
+        scn_case_from_bytes(data, n, &C, kern ? SCN_DIALECT_KERNEL : SCN_DIALECT_ISO, kern ? 0 : SCN_DECODE_KPTR);
+        const char *why = check_types(&C, kern, 0);
+        for (size_t i = 0; i < C.nargs; i++)
+            if (C.args[i].type == SCN_ARG_MEM) why = "a mem argument";
+        scn_case_format(&C, out, sizeof out);
+        CHECK(!why, "%s without SCN_DECODE_KPTR: %s: %s", kern ? "kernel" : "ISO with the flag", why, out);
+        if (why) break;
+        if (!kern) { /* the flag changes no ISO case */
+            scn_case_from_bytes(data, n, &C2, SCN_DIALECT_ISO, 0);
+            scn_case_format(&C2, out2, sizeof out2);
+            CHECK(!strcmp(out, out2), "SCN_DECODE_KPTR changed an ISO case");
+        }
+    }
+    /* the grammar: K (op 0x4e % 16 = 14), fb 0x40 '*' width, pb 0x80 value class 4 (raw bytes),
+     * width -3 (2 bytes), e = 20 (%ph), then the 3 bytes */
+    unsigned char g[] = { 0x00, 0x4e, 0x40, 0x80, 0xfd, 0xff, 20, 0x01, 0xab, 'z', 0x00, 'q' };
+    scn_case_from_bytes(g, sizeof g, &C, SCN_DIALECT_KERNEL, SCN_DECODE_KPTR);
+    scn_case_format(&C, out, sizeof out);
+    CHECK(!strcmp(out, "\"%*ph.q\" int:-3 mem:\"\\x01\\xabz\""), "kptr grammar example: %s", out);
+}
+
 int main(void)
 {
     test_decoder();
+    test_kptr();
     test_bounds_and_flags();
     test_reuse();
     return check_summary("test_case_decode");
