@@ -28,6 +28,15 @@ static void bad(const struct scn_case *c, const char *oracle, const char *detail
     fz_report_simple(c, oracle, "invariant", "parser", detail);
 }
 
+/* 1 when c has a floating argument: the only kind the parser also accepts
+ * in a form other than the one it prints (a decimal value) */
+static int has_float(const struct scn_case *c)
+{
+    for (size_t i = 0; i < c->nargs; i++)
+        if (c->args[i].type == SCN_ARG_DOUBLE || c->args[i].type == SCN_ARG_LDOUBLE) return 1;
+    return 0;
+}
+
 /* 1 when a and b print the same on target t */
 static int same_call(const struct scn_target *t, struct scn_case *a, struct scn_case *b)
 {
@@ -49,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (scn_case_parse((const char *)data, n, &c1, err, sizeof err) == 0) {
         size_t l = scn_case_format(&c1, t1, sizeof t1);
         if ((l != n || memcmp(t1, data, n)) &&
-            (l >= sizeof t1 || scn_case_parse(t1, l, &c2, err, sizeof err) ||
+            (!has_float(&c1) || l >= sizeof t1 || scn_case_parse(t1, l, &c2, err, sizeof err) ||
              scn_case_format(&c2, t2, sizeof t2) != l || memcmp(t1, t2, l) ||
              !same_call(cfg.targets[SCN_DIALECT_ISO][0], &c1, &c2)))
             bad(&c1, "parse.canonical", "accepted text does not print as a canonical text of the same case");

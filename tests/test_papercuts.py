@@ -121,8 +121,7 @@ def test_afl_stats_parsing():
 
 
 def test_afl_stats_rate_of_a_restarted_instance_is_not_1000x():
-    # as written right after a (re)start: execs_done carried over, AFL++'s execs_per_sec
-    # divided by a 1 ms run time
+    # the reported shape: execs_done carried over, run_time 0, execs_per_sec 1000 x execs_done
     txt = (AFL_STATS.replace("82919", "27966").replace("10357.11", "27966000.00")
            .replace("run_time          : 8", "run_time          : 0"))
     st = campaign.parse_afl_stats(txt)

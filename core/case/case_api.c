@@ -15,11 +15,6 @@ struct scn_case *scn_api_case_new(void)
     return calloc(1, sizeof(struct scn_case));
 }
 
-void scn_api_case_free(struct scn_case *c)
-{
-    free(c);
-}
-
 int scn_api_case_init(struct scn_case *c, const char *fmt, size_t n)
 {
     if (n > SCN_CASE_MAX_FMT) return -1;
@@ -157,11 +152,6 @@ int scn_api_get_arg(const struct scn_case *c, size_t i, struct scn_api_arg *a)
 struct scn_expect *scn_api_expect_new(void)
 {
     return calloc(1, sizeof(struct scn_expect));
-}
-
-void scn_api_expect_free(struct scn_expect *x)
-{
-    free(x);
 }
 
 int scn_api_expect_set(struct scn_expect *x, int kind, const char *bytes, size_t len,

@@ -37,8 +37,9 @@ struct scn_api_arg {
     int is_err;        /* mem: the error pointer ERR_PTR(bits) */
 };
 
-struct scn_case *scn_api_case_new(void); /* NULL when out of memory */
-void scn_api_case_free(struct scn_case *c);
+/* A handle, NULL when out of memory; a caller keeps its handles for good
+ * (casetext.py: one of each per thread). */
+struct scn_case *scn_api_case_new(void);
 /* Starts a case with its format (bytes, NULs allowed): 0, or -1 when too long. */
 int scn_api_case_init(struct scn_case *c, const char *fmt, size_t n);
 /* Appends an argument: 0, or -1 when the value does not fit its type (an int
@@ -54,7 +55,6 @@ void scn_api_case_parts(const struct scn_case *c, const char **fmt, size_t *fmt_
 int scn_api_get_arg(const struct scn_case *c, size_t i, struct scn_api_arg *a);
 
 struct scn_expect *scn_api_expect_new(void);
-void scn_api_expect_free(struct scn_expect *x);
 /* kind SCN_EXPECT_*; bytes and n values for SCN_EXPECT_OUTPUT: 0, or -1 when
  * they do not fit (SCN_EXPECT_MAX bytes, SCN_CASE_MAX_ARGS values). */
 int scn_api_expect_set(struct scn_expect *x, int kind, const char *bytes, size_t len,

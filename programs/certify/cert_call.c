@@ -253,7 +253,7 @@ static void note_report(void)
 
 /* A probe (a reduction candidate), or a report of a kind the campaign has
  * already logged, needs only what the report is about: ending here skips
- * printing and symbolising (~0.4 s) hundreds of the same report. The
+ * printing and symbolising hundreds of the same report, the slow part. The
  * first of each kind is printed whole into the sanitizer log. */
 void __asan_on_error(void);
 void __asan_on_error(void)

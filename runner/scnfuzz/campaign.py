@@ -102,11 +102,10 @@ def count_units(d):
 def parse_afl_stats(txt):
     """An AFL++ fuzzer_stats text -> {execs, rate, cov, ft (bitmap_cvg x 100),
     imported}, the fields that parse. The rate is execs_done / run_time (both
-    cumulative, run_time in seconds), not AFL++'s execs_per_sec: that one
-    divides by the run time in milliseconds floored at 1 ms, so a stats file
-    written as an instance (re)starts (AFL_AUTORESUME carries execs_done over)
-    reads 1000 x execs_done per second. Before a whole second has run there is
-    no rate."""
+    cumulative, run_time in seconds), not AFL++'s execs_per_sec, which a
+    campaign was seen to report as 1000 x execs_done (presumably a stats file
+    written as an instance restarted, its run time near 0: not reproduced).
+    Before a whole second has run there is no rate."""
     st = dict((k.strip(), v.strip()) for k, _, v in (l.partition(":") for l in txt.splitlines()))
     out = {}
     for key, field, conv in (("execs", "execs_done", int), ("cov", "corpus_count", int),
@@ -547,20 +546,14 @@ def _campaign(args, run, pidx, jobs, engine, fuzzer, corpus, resumed, replay_cfg
                              f"then the report\n")
             for j in jobs:
                 if j.proc and j.proc.poll() is None:
-                    try:
-                        os.killpg(j.proc.pid, signal.SIGINT)
-                    except OSError:
-                        pass
+                    children.kill_group(j.proc, signal.SIGINT)
             kill_at = now + 10
         if now > deadline + 15 and kill_at is None:
             kill_at = now
         if kill_at and now >= kill_at:
             for j in jobs:
                 if j.proc and j.proc.poll() is None:
-                    try:
-                        os.killpg(j.proc.pid, signal.SIGKILL)
-                    except OSError:
-                        pass
+                    children.kill_group(j.proc)
         run.fold_worker_findings()
         for j in jobs:
             if j.log_error is not None:

@@ -111,13 +111,13 @@ def popen(cmd, *, env=None, mem=True, sig=signal.SIGKILL, **kw):
         raise SetupError(f"{binary}: not executable") from None
 
 
-def kill_group(p):
-    """SIGKILL to a child's process group (its own children too)."""
+def kill_group(p, sig=signal.SIGKILL):
+    """sig (SIGKILL unless said) to a child's process group (its own children too)."""
     try:
-        os.killpg(p.pid, signal.SIGKILL)
+        os.killpg(p.pid, sig)
     except OSError:
         try:
-            p.kill()
+            p.send_signal(sig)
         except OSError:
             pass
 
