@@ -1,36 +1,36 @@
-/* The target registry: every adapter compiled into this binary.
+/* The target registry: every adapter compiled into this binary, in the
+ * order of targets.def.
  *
- * Targets whose library may be absent (kernel, musl) are referenced through
- * weak declarations. A weak undefined reference does not pull an archive
- * member, so when CMake links the library it also defines
- * SCN_HAVE_TARGET_<NAME>=1 and the reference becomes a strong one.
+ * Every target is referenced through a weak declaration, so a target whose
+ * library was not built (no kernel source, no musl source, a vendored printf
+ * whose package is missing) is simply absent. A weak undefined reference does
+ * not pull an archive member: each optional target's library makes whatever
+ * links it ask for its adapter (LINKER:--undefined=scn_target_<name>).
  */
 #include <string.h>
 
 #include "target.h"
 
-extern const struct scn_target scn_target_ref;
-extern const struct scn_target scn_target_ref_kernel;
-extern const struct scn_target scn_target_glibc;
+#define SCN_TARGET(n) extern const struct scn_target scn_target_##n __attribute__((weak));
+#include "targets.def"
+#undef SCN_TARGET
 
-#if SCN_HAVE_TARGET_KERNEL
-extern const struct scn_target scn_target_kernel;
-#else
-extern const struct scn_target scn_target_kernel __attribute__((weak));
-#endif
-#if SCN_HAVE_TARGET_MUSL
-extern const struct scn_target scn_target_musl;
-#else
-extern const struct scn_target scn_target_musl __attribute__((weak));
-#endif
+#define SCN_TARGET(n) +1
+enum { n_declared = 0
+#include "targets.def"
+};
+#undef SCN_TARGET
 
-static const struct scn_target *list[8];
+static const struct scn_target *list[n_declared + 1];
 
 const struct scn_target *const *scn_targets(void)
 {
     if (!list[0]) {
-        const struct scn_target *all[] = { &scn_target_ref, &scn_target_ref_kernel, &scn_target_glibc,
-                                           &scn_target_musl, &scn_target_kernel };
+#define SCN_TARGET(n) &scn_target_##n,
+        const struct scn_target *all[] = {
+#include "targets.def"
+        };
+#undef SCN_TARGET
         size_t n = 0;
         for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
             const struct scn_target *volatile t = all[i]; /* weak: may be NULL */
