@@ -1,8 +1,12 @@
 #!/usr/bin/python3
 """Detection power, measured: executions and seconds until the first finding
-of each planted bug (fuzz/planted.c), with libFuzzer and with AFL++,
+of each planted bug (fuzz/planted.c: the ISO ones, found by fuzz_planted
+beside the reference; fuzz/planted_kernel.c: a bug in a kernel %p extension,
+found by fuzz_planted_kernel, fuzz_kernel_diff's configuration beside Linux
+lib/vsprintf.c), with libFuzzer and with AFL++,
 median of R runs with different seeds, each run capped at T seconds on one
-core. Writes a Markdown table to stdout and to bench/results/planted.md
+core (the kernel bugs with libFuzzer only: the AFL++ build has no kernel
+target). Writes a Markdown table to stdout and to bench/results/planted.md
 (raw runs: bench/results/planted.json).
 
     /usr/bin/python3 bench/planted.py [--runs 5] [--seconds 60] [--bugs a,b] [--engines libfuzzer,afl]
@@ -63,13 +67,18 @@ WHAT = {
     "exp-carry": "%.0e carry (9.5 -> 1e+01) leaves the exponent",
     "hh-trunc": "%hhd/%hhu/%hhx print the full int",
     "miscount-4096": "return one too many past 4096 bytes of output",
+    "ip6c-last-run": "%pI6c compresses the last of two longest zero runs",
 }
 
 
-def planted_names():
-    src = (REPO / "fuzz" / "planted.c").read_text()
-    m = re.search(r"fz_planted_names\[\]\s*=\s*\{(.*?)NULL", src, re.S)
-    return re.findall(r'"([^"]+)"', m.group(1))
+def planted_fuzzers():
+    """bug -> its fuzzer, from the C lists the fuzzers read SCN_PLANTED against"""
+    out = {}
+    for src, array, fuzzer in (("planted.c", "fz_planted_names", "fuzz_planted"),
+                               ("planted_kernel.c", "fz_planted_kernel_names", "fuzz_planted_kernel")):
+        m = re.search(array + r"\[\]\s*=\s*\{(.*?)NULL", (REPO / "fuzz" / src).read_text(), re.S)
+        out.update({b: fuzzer for b in re.findall(r'"([^"]+)"', m.group(1))})
+    return out
 
 
 def sh(cmd, **kw):
@@ -84,7 +93,7 @@ def build(engines):
         if not (FUZZ_DIR / "CMakeCache.txt").is_file():
             sh(["cmake", "-S", ".", "-B", str(FUZZ_DIR), "-G", "Ninja", "-DCMAKE_C_COMPILER=clang-14",
                 "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DSCN_SANITIZE=ON", "-DSCN_FUZZ=ON"])
-        sh(["cmake", "--build", str(FUZZ_DIR), "-j2", "--target", "fuzz_planted"])
+        sh(["cmake", "--build", str(FUZZ_DIR), "-j2", "--target", "fuzz_planted", "fuzz_planted_kernel"])
     if "afl" in engines:
         if not shutil.which("afl-fuzz"):
             sys.exit("planted.py: afl-fuzz not found (Debian package afl++)")
@@ -107,14 +116,14 @@ def first_finding(path):
     return None
 
 
-def run_libfuzzer(bug, seed, seconds, work):
+def run_libfuzzer(bug, seed, seconds, work, fuzzer):
     corpus = work / "corpus"
     corpus.mkdir()
     fnd = work / "findings.jsonl"
     env = dict(os.environ, SCN_PLANTED=bug, SCN_FINDINGS=str(fnd))
     for k in ("SCN_FUZZ_CONTINUE", "SCN_FUZZ_ORACLE_EVERY", "SCN_FUZZ_NO_FLOAT"):
         env.pop(k, None)
-    cmd = [str(FUZZ_DIR / "fuzz" / "fuzz_planted"), f"-max_total_time={seconds}", f"-seed={seed}",
+    cmd = [str(FUZZ_DIR / "fuzz" / fuzzer), f"-max_total_time={seconds}", f"-seed={seed}",
            f"-max_len={MAX_LEN}", f"-dict={DICT}", f"-artifact_prefix={work}/", "-print_final_stats=1", str(corpus)]
     t0 = time.time()
     with open(work / "log", "w") as log:
@@ -129,7 +138,7 @@ def run_libfuzzer(bug, seed, seconds, work):
 AFL_CRASH = re.compile(r"time:(\d+),execs:(\d+)")
 
 
-def run_afl(bug, seed, seconds, work):
+def run_afl(bug, seed, seconds, work, fuzzer):
     inp = work / "in"
     inp.mkdir()
     (inp / "empty").write_bytes(b"\x00")
@@ -140,7 +149,7 @@ def run_afl(bug, seed, seconds, work):
     for k in ("SCN_FUZZ_CONTINUE", "SCN_FUZZ_ORACLE_EVERY", "SCN_FUZZ_NO_FLOAT"):
         env.pop(k, None)
     cmd = ["afl-fuzz", "-i", str(inp), "-o", str(out), "-s", str(seed), "-V", str(seconds), "-x", str(DICT), "--",
-           str(AFL_DIR / "fuzz" / "fuzz_planted")]
+           str(AFL_DIR / "fuzz" / fuzzer)]
     t0 = time.time()
     with open(work / "log", "w") as log:
         r = subprocess.run(cmd, cwd=work, env=env, stdout=log, stderr=subprocess.STDOUT, timeout=seconds + 120)
@@ -213,7 +222,8 @@ def main():
     for e in engines:
         if e not in RUNNERS:
             sys.exit(f"planted.py: unknown engine {e} (libfuzzer, afl)")
-    names = planted_names()
+    fuzzer_of = planted_fuzzers()
+    names = list(fuzzer_of)
     bugs = args.bugs.split(",") if args.bugs else names[1:] + ["none"]
     for b in bugs:
         if b not in names:
@@ -228,11 +238,13 @@ def main():
         for bug in bugs:
             results[bug] = {}
             for e in engines:
+                if e == "afl" and fuzzer_of[bug] == "fuzz_planted_kernel":
+                    continue  # no kernel target in the AFL++ build
                 runs = []
                 for seed in range(1, args.runs + 1):
                     work = pathlib.Path(tmp) / f"{bug}-{e}-{seed}"
                     work.mkdir()
-                    r = RUNNERS[e](bug, seed, args.seconds, work)
+                    r = RUNNERS[e](bug, seed, args.seconds, work, fuzzer_of[bug])
                     r["seed"] = seed
                     runs.append(r)
                     desc = (f"{r['execs']} execs, {r['seconds']} s, {r['signature']}" if r["found"]

@@ -109,6 +109,9 @@ size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char
  * the variable names no bug. fz_planted_names: NULL-terminated list. */
 const struct scn_target *fz_planted_target(void);
 extern const char *const fz_planted_names[];
+/* the kernel dialect's planted bugs (planted_kernel.c): their target, or NULL */
+extern const char *const fz_planted_kernel_names[];
+const struct scn_target *fz_planted_kernel_target(const char *bug);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -90,6 +90,11 @@ static void number_slots(const struct scn_sections *m, int *num)
     }
 }
 
+static int is_ascii_alnum(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
 /* The specification text of item it; shape: literal numbers as N. */
 static void spec_text(const struct scn_section *it, const int *num, int positional, int shape, struct scn_writer *b)
 {
@@ -192,8 +197,18 @@ size_t scn_case_shape(const struct scn_case *c, enum scn_dialect d, char *out, s
     number_slots(&m, num);
     char tmp[1024];
     struct scn_writer b = scn_writer_on(tmp, sizeof tmp);
-    for (size_t i = 0; i < m.n; i++)
-        if (m.it[i].is_spec) spec_text(&m.it[i], num, m.positional, 1, &b);
+    for (size_t i = 0; i < m.n; i++) {
+        if (!m.it[i].is_spec) continue;
+        spec_text(&m.it[i], num, m.positional, 1, &b);
+        /* the kernel's %p extension letters name what was printed (%pI6c,
+         * %pM, %pE...): a bug in one extension is a root cause of its own */
+        if (d == SCN_DIALECT_KERNEL && m.it[i].conv == 'p' && i + 1 < m.n && !m.it[i + 1].is_spec) {
+            const char *l = m.lit + m.it[i + 1].off;
+            size_t k = 0;
+            while (k < m.it[i + 1].len && k < 6 && is_ascii_alnum((unsigned char)l[k])) k++;
+            scn_w_put(&b, l, k);
+        }
+    }
     for (size_t i = 0; i < m.tail_len; i++)
         if (m.lit[m.tail_off + i] == '%') {
             scn_w_put(&b, "%!", 2);

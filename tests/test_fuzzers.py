@@ -165,6 +165,25 @@ def _biggest_ret(row):
     return max(rets + ([int(m.group(1))] if m else []))
 
 
+def test_planted_kernel_extension_bug_is_its_own_root_cause(fuzz_build, tmp_path):
+    """A bug inside one %p extension (fuzz/planted_kernel.c: %pI6c takes the
+    last of two longest zero runs) is found by fuzz_kernel_diff's
+    configuration beside Linux's lib/vsprintf.c, reduced to a %pI6c case,
+    and signed with the extension, not as plain %p."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    r = _run(no_aslr() + [str(binary(fuzz_build, "fuzz_planted_kernel")), "-runs=400000", "-seed=1",
+              "-max_len=128", f"-dict={REPO / 'fuzz' / 'printf.dict'}", f"-artifact_prefix={tmp_path}/",
+              str(corpus)], env=fuzz_env(tmp_path, SCN_PLANTED="ip6c-last-run"), cwd=tmp_path, timeout=600)
+    rows = findings(tmp_path / "findings.jsonl")
+    assert rows, f"ip6c-last-run not found in 400000 executions:\n{r.stdout[-2000:]}"
+    first = rows[0]
+    assert first["oracle"] == "differential" and first["classification"] == "divergence", first
+    assert first["signature"] == "differential:%pI6c:kernel~planted:divergence", first
+    assert first["case"].startswith('"%pI6c" mem:"'), first
+    assert r.returncode != 0, "the fuzzer must stop (abort) on the finding"
+
+
 @pytest.mark.parametrize("bug", sorted(NARROW) + ["miscount-4096"])
 def test_planted_bug_changes_only_its_situation(fuzz_build, tmp_path, bug):
     corpus = tmp_path / "corpus"

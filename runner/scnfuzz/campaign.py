@@ -31,7 +31,7 @@ def choose_fuzzer(args):
     if args.fuzzer:
         return fuzzers.resolve(args.fuzzer)
     if args.planted:
-        return "fuzz_planted"
+        return fuzzers.PLANTED_FUZZER[args.planted]
     if args.targets:
         names = [t for t in args.targets.split(",") if t]
         for fz in ("fuzz_iso_diff", "fuzz_kernel_diff"):
@@ -346,7 +346,7 @@ def check_time(t):
 def check_planted(name):
     if name not in fuzzers.PLANTED:
         raise UsageError(f"--planted {name}: no such planted bug (one of {', '.join(fuzzers.PLANTED)}; "
-                         f"fuzz/planted.c)")
+                         f"fuzz/planted.c, fuzz/planted_kernel.c)")
     return name
 
 
@@ -376,8 +376,8 @@ def run_fuzz(args):
     planted = args.planted
     if planted is not None:
         check_planted(planted)
-    if fuzzer == "fuzz_planted" and not planted:
-        raise UsageError(f"fuzz_planted needs --planted NAME ({', '.join(fuzzers.PLANTED)})")
+    if fuzzer in ("fuzz_planted", "fuzz_planted_kernel") and not planted:
+        raise UsageError(f"{fuzzer} needs --planted NAME ({', '.join(fuzzers.PLANTED)})")
     check_tables()
     old = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
     try:

@@ -104,7 +104,7 @@ def make_parser():
                    help="targets to compare: ref,glibc,musl (ISO, default) or ref-kernel,kernel; "
                         "ref alone: the reference vs the oracles")
     g.add_argument("--planted", metavar="BUG", type=planted, help="fuzz a planted bug beside the reference "
-                   f"({', '.join(fuzzers.PLANTED)}: fuzz/planted.c)")
+                   f"({', '.join(fuzzers.PLANTED)}: fuzz/planted.c, fuzz/planted_kernel.c)")
     g.add_argument("--fuzzer", metavar="NAME", help="run this fuzzer of build/fuzz ("
                    f"{', '.join(fuzzers.NAMES)}: fuzz/fuzzers.tsv; the fuzz_ prefix is optional)")
     g.add_argument("--libc-cc", metavar="DRIVER", help="fuzz an executor built with this libc's "

@@ -52,15 +52,21 @@ def replay_config(name):
                      f"the fuzz_ prefix is optional)")
 
 
-def _planted_names(path=ROOT / "fuzz" / "planted.c"):
-    """The planted bugs, as fuzz/planted.c lists them (fz_planted_names):
-    the C list is the one the fuzzers read SCN_PLANTED against."""
+def _planted_names(path, array):
+    """The planted bugs a C list names (`array` in `path`): the list the
+    fuzzers read SCN_PLANTED against."""
     import re
     try:
-        m = re.search(r"fz_planted_names\[\]\s*=\s*\{(.*?)\}", path.read_text(), re.S)
+        m = re.search(array + r"\[\]\s*=\s*\{(.*?)\}", path.read_text(), re.S)
     except OSError:
         m = None
     return tuple(re.findall(r'"([^"]+)"', m.group(1))) if m else ()
 
 
-PLANTED = _planted_names()
+# bug -> the fuzzer that plants it: the ISO ones (fuzz/planted.c) beside the
+# reference in fuzz_planted, the kernel dialect's (fuzz/planted_kernel.c)
+# beside Linux lib/vsprintf.c in fuzz_planted_kernel
+PLANTED_FUZZER = {**{b: "fuzz_planted" for b in _planted_names(ROOT / "fuzz" / "planted.c", "fz_planted_names")},
+                  **{b: "fuzz_planted_kernel"
+                     for b in _planted_names(ROOT / "fuzz" / "planted_kernel.c", "fz_planted_kernel_names")}}
+PLANTED = tuple(PLANTED_FUZZER)

@@ -189,8 +189,17 @@ int main(void)
     SCN(9, "00000000", 8, "%px", (void *)(uintptr_t)0x1234);
     /* %pS without CONFIG_KALLSYMS: "0x" + 16 hex digits */
     SN(64, "0x0000000000001234", 18, "%pS", (void *)(uintptr_t)0x1234);
-    /* %pe of ERR_PTR(-5) without CONFIG_SYMBOLIC_ERRNAME: the number */
-    SN(64, "-5", 2, "%pe", (void *)(intptr_t)-5);
+    /* %pe of ERR_PTR(-5): the name from the kernel's lib/errname.c
+     * (CONFIG_SYMBOLIC_ERRNAME); a number without a name stays a number */
+    SN(64, "-EIO", 4, "%pe", (void *)(intptr_t)-5);
+    SN(64, "-4095", 5, "%pe", (void *)(intptr_t)-4095);
+    /* %pE: the kernel's string_escape_mem (lib/string_helpers.c) */
+    SN(64, "a\\n\\001", 7, "%3pE", "a\n\001");
+    /* %ptT: the kernel's time64_to_tm (kernel/time/timeconv.c) */
+    {
+        static const long long t = 951782400; /* 2000-02-29 00:00:00 UTC */
+        SN(64, "2000-02-29T00:00:00", 19, "%ptT", &t);
+    }
     /* %ph of a buffer; %pM (MAC); %pI4 (IPv4) */
     {
         static const unsigned char b[6] = { 0x00, 0x01, 0x02, 0xab, 0xcd, 0xef };

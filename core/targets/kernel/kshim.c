@@ -7,11 +7,14 @@
  * every symbol but the kern_* ones is then made local, so nothing here can
  * clash with or replace a libc symbol.
  *
- * How the %p extensions are kept safe: they are out of scope for scnfuzz,
- * and every helper they reach here is inert:
+ * The %p extensions' helpers that live elsewhere in the kernel are the
+ * kernel's own, extracted with vsprintf.c: errname() (lib/errname.c, %pe),
+ * string_escape_mem() (lib/string_helpers.c, %pE; its other functions'
+ * callees are in kshim_helpers.c), the ctype table (lib/ctype.c) and
+ * time64_to_tm() (kernel/time/timeconv.c, %ptT). What needs kernel objects
+ * is out of scope for scnfuzz, and every helper it reaches here is inert:
  *   - the object/file system ones (fwnode_*, of_*, __clk_get_name) return
  *     "", 0, NULL or an error, and never look at their argument;
- *   - string_escape_mem (%pE) emits nothing and reports 0 bytes;
  *   - kptr_restrict stays 0, so current_cred()/has_capability_noaudit()
  *     (%pK under kptr_restrict=1) are never reached; they still answer safely;
  *   - the pointer-hash key helpers (siphash, get_random_bytes, workqueue) are
@@ -67,19 +70,6 @@ char *strchrnul(const char *s, int c)
     return (char *)s;
 }
 
-char *skip_spaces(const char *s)
-{
-    while (*s == ' ' || (*s >= '\t' && *s <= '\r'))
-        s++;
-    return (char *)s;
-}
-
-int string_escape_mem(const char *src, size_t isz, char *dst, size_t osz,
-                      unsigned int flags, const char *only)
-{
-    (void)src, (void)isz, (void)dst, (void)osz, (void)flags, (void)only;
-    return 0;
-}
 
 /* ------------------------------------------------------------ kstrtox (vsscanf only) */
 #define KSHIM_OVERFLOW (1U << 31)

@@ -51,6 +51,8 @@
 /* static_assert(expr) with one argument, as C2x has it */
 #define static_assert(expr, ...) _Static_assert(expr, "" __VA_ARGS__)
 #define BUILD_BUG_ON(cond) _Static_assert(!(cond), "BUILD_BUG_ON: " #cond)
+/* 0 as a constant expression, or a compile error when cond holds */
+#define BUILD_BUG_ON_ZERO(cond) ((int)(sizeof(struct { int : (-!!(cond)); })))
 
 #define EXPORT_SYMBOL(sym)
 #define EXPORT_SYMBOL_GPL(sym)
@@ -107,6 +109,20 @@ typedef unsigned short sa_family_t;
         (n) = (n) / kshim_base_;                             \
         kshim_rem_; })
 
+/* math64.h on a 64-bit machine: the C operators */
+static inline s64 div_s64_rem(s64 dividend, s32 divisor, s32 *remainder)
+{
+    *remainder = (s32)(dividend % divisor);
+    return dividend / divisor;
+}
+static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
+{
+    *remainder = dividend % divisor;
+    return dividend / divisor;
+}
+#define upper_32_bits(n) ((u32)(((n) >> 16) >> 16))
+#define lower_32_bits(n) ((u32)((n) & 0xffffffffU))
+
 /* WARN*: print nothing, never abort; count and evaluate to the condition. */
 extern unsigned long kshim_warn_count;
 #define WARN_ON_ONCE(cond) __extension__({                   \
@@ -128,30 +144,12 @@ char *strcpy(char *dst, const char *src);
 size_t strspn(const char *s, const char *accept);
 size_t strcspn(const char *s, const char *reject);
 char *strchr(const char *s, int c);
-/* kernel-only string helpers: in kshim.c */
+/* kernel-only string helpers: strchrnul in kshim.c, skip_spaces in lib/string_helpers.c */
 char *strchrnul(const char *s, int c);
 char *skip_spaces(const char *s);
 
-/* ctype: our own ASCII classification (the "C" locale); functions, so that
- * an argument like *++fmt is evaluated once */
-static inline int kshim_uc(int c) { return (unsigned char)c; }
-static inline int isdigit(int c) { return (unsigned)(kshim_uc(c) - '0') < 10u; }
-static inline int islower(int c) { return (unsigned)(kshim_uc(c) - 'a') < 26u; }
-static inline int isupper(int c) { return (unsigned)(kshim_uc(c) - 'A') < 26u; }
-static inline int isalpha(int c) { return islower(c) || isupper(c); }
-static inline int isalnum(int c) { return isalpha(c) || isdigit(c); }
-static inline int isxdigit(int c)
-{
-    return isdigit(c) || (unsigned)((kshim_uc(c) | 0x20) - 'a') < 6u;
-}
-static inline int isspace(int c)
-{
-    return kshim_uc(c) == ' ' || (unsigned)(kshim_uc(c) - '\t') < 5u;
-}
-static inline int isascii(int c) { return kshim_uc(c) <= 0x7f; }
-static inline int isprint(int c) { return (unsigned)(kshim_uc(c) - 0x20) < 0x5fu; }
-static inline int tolower(int c) { return isupper(c) ? c | 0x20 : c; }
-#define _tolower(c) ((c) | 0x20)
+/* ctype: the kernel's own include/linux/ctype.h and lib/ctype.c (extracted) */
+#include <linux/ctype.h>
 
 /* hex helpers (tables in kshim.c) */
 extern const char hex_asc[];
@@ -172,16 +170,12 @@ static inline char *hex_byte_pack_upper(char *p, u8 b)
 }
 
 /* ---------------------------------------------------------------- errors */
-#define EFAULT 14
-#define EINVAL 22
-#define EBUSY 16
+#include <linux/errno.h> /* the kernel's own numbers (extracted) */
 #define MAX_ERRNO 4095
 #define IS_ERR_VALUE(x) unlikely((unsigned long)(void *)(x) >= (unsigned long)-MAX_ERRNO)
 static inline long PTR_ERR(const void *p) { return (long)p; }
 static inline bool IS_ERR(const void *p) { return IS_ERR_VALUE((unsigned long)p); }
 static inline bool IS_ERR_OR_NULL(const void *p) { return !p || IS_ERR_VALUE((unsigned long)p); }
-/* errname(): CONFIG_SYMBOLIC_ERRNAME is off: no names, %pe prints -N */
-static inline const char *errname(int err) { (void)err; return NULL; }
 
 /* ---------------------------------------------------------------- bytes */
 #define cpu_to_le16(x) ((__le16)(u16)(x))
@@ -333,18 +327,6 @@ static inline bool ipv6_addr_is_isatap(const struct in6_addr *a)
            __builtin_bswap32(0x02005efeU);
 }
 
-/* ---------------------------------------------------------------- escapes */
-#define ESCAPE_SPACE 0x01
-#define ESCAPE_SPECIAL 0x02
-#define ESCAPE_NULL 0x04
-#define ESCAPE_OCTAL 0x08
-#define ESCAPE_ANY (ESCAPE_SPACE | ESCAPE_OCTAL | ESCAPE_SPECIAL | ESCAPE_NULL)
-#define ESCAPE_NP 0x10
-#define ESCAPE_ANY_NP (ESCAPE_ANY | ESCAPE_NP)
-#define ESCAPE_HEX 0x20
-int string_escape_mem(const char *src, size_t isz, char *dst, size_t osz,
-                      unsigned int flags, const char *only);
-
 /* ---------------------------------------------------------------- uuid */
 #define UUID_STRING_LEN 36
 extern const u8 guid_index[16];
@@ -359,33 +341,8 @@ struct tm {
     long tm_year;
     int tm_wday, tm_yday;
 };
-/* our own UTC breakdown (days-from-civil inverse, proleptic Gregorian) */
-static inline void time64_to_tm(time64_t t, int offset, struct tm *r)
-{
-    long long s = t + offset, days = s / 86400, rem = s % 86400;
-    long long z, era, doe, yoe, y, doy, mp, d, m;
-    static const int cum[12] = { 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334 };
-    if (rem < 0) { rem += 86400; days--; }
-    r->tm_hour = (int)(rem / 3600);
-    r->tm_min = (int)(rem % 3600 / 60);
-    r->tm_sec = (int)(rem % 60);
-    r->tm_wday = (int)(((days + 4) % 7 + 7) % 7);
-    z = days + 719468;
-    era = (z >= 0 ? z : z - 146096) / 146097;
-    doe = z - era * 146097;
-    yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    y = yoe + era * 400;
-    doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    mp = (5 * doy + 2) / 153;
-    d = doy - (153 * mp + 2) / 5 + 1;
-    m = mp < 10 ? mp + 3 : mp - 9;
-    y += m <= 2;
-    r->tm_year = (long)(y - 1900);
-    r->tm_mon = (int)(m - 1);
-    r->tm_mday = (int)d;
-    r->tm_yday = cum[m - 1] + (int)d - 1 +
-                 (m > 2 && ((y % 4 == 0 && y % 100 != 0) || y % 400 == 0));
-}
+/* the kernel's own kernel/time/timeconv.c (extracted) */
+void time64_to_tm(time64_t totalsecs, int offset, struct tm *result);
 
 /* ---------------------------------------------------------------- clk, OF, fwnode */
 struct clk;
@@ -467,5 +424,33 @@ int ptr_to_hashval(const void *ptr, unsigned long *hashval_out);
 int no_hash_pointers_enable(char *str);
 extern bool no_hash_pointers;
 extern int kptr_restrict;
+
+/* ---------------------------------------------------------------- lib/string_helpers.c */
+/* string_helpers.c is compiled whole for string_escape_mem (%pE); its other
+ * functions allocate, copy from user space or manage devices. Nothing here
+ * calls them; what they call is declared here and defined inert in
+ * ../kshim_helpers.c (allocation fails, user copies fault). */
+#define GFP_KERNEL 0U
+#define PATH_MAX 4096
+static inline void *ERR_PTR(long error) { return (void *)error; }
+static inline int abs(int v) { return v < 0 ? -v : v; }
+int strcmp(const char *a, const char *b); /* libc's */
+int hex_to_bin(unsigned char ch);
+ssize_t strscpy(char *dest, const char *src, size_t count);
+void *kmalloc(size_t size, gfp_t flags);
+void *kcalloc(size_t n, size_t size, gfp_t flags);
+void kfree(const void *p);
+char *kstrdup(const char *s, gfp_t gfp);
+char *kasprintf(gfp_t gfp, const char *fmt, ...) __printf(2, 3);
+void *memdup_user_nul(const void __user *src, size_t len);
+char *get_options(const char *str, int nints, int *ints);
+struct task_struct;
+int get_cmdline(struct task_struct *task, char *buffer, int buflen);
+char *file_path(struct file *file, char *buf, int buflen);
+struct device;
+typedef void (*dr_release_t)(struct device *dev, void *res);
+void *devres_alloc(dr_release_t release, size_t size, gfp_t gfp);
+void devres_free(void *res);
+void devres_add(struct device *dev, void *res);
 
 #endif /* SCN_KSHIM_KERNEL_H */

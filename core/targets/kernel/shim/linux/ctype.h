@@ -1,2 +1,0 @@
-/* scnfuzz shim: <linux/ctype.h> for lib/vsprintf.c; all declarations are in kshim_kernel.h */
-#include <kshim_kernel.h>

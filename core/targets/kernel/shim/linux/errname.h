@@ -1,2 +1,0 @@
-/* scnfuzz shim: <linux/errname.h> for lib/vsprintf.c; all declarations are in kshim_kernel.h */
-#include <kshim_kernel.h>

@@ -1,0 +1,2 @@
+/* scnfuzz shim: <linux/slab.h> for lib/vsprintf.c and its helpers; all declarations are in kshim_kernel.h */
+#include <kshim_kernel.h>

@@ -1,2 +1,0 @@
-/* scnfuzz shim: <linux/string_helpers.h> for lib/vsprintf.c; all declarations are in kshim_kernel.h */
-#include <kshim_kernel.h>
