@@ -122,6 +122,131 @@ def parse_afl_stats(txt):
     return out
 
 
+# ---- the series of a campaign's workers over time (report.html draws them)
+
+SERIES_METRICS = {  # engine -> (key, what it is) of each series, in the order drawn
+    "libfuzzer": (("cov", "coverage (cov: edges)"), ("ft", "features (ft:)"),
+                  ("rate", "exec/s (libFuzzer's: the average since the worker started)")),
+    "afl": (("cov", "edges found"), ("ft", "corpus entries"), ("rate", "exec/s")),
+}
+
+
+SERIES_POINTS = 2000  # points kept per worker: a day's log has millions of status lines
+
+
+class _Series:
+    """Points in bounded memory: every `stride`-th one offered is kept; when
+    `limit` are kept, every other one is dropped and the stride doubles, so
+    the points stay evenly spread over the whole run (the last one offered
+    is always kept as well, so the series ends where the run ended)."""
+
+    def __init__(self, limit):
+        self.points, self.limit, self.stride, self.seen, self.last = [], limit, 1, 0, None
+
+    def add(self, p):
+        if self.seen % self.stride == 0:
+            self.points.append(p)
+            if len(self.points) >= self.limit:
+                del self.points[1::2]
+                self.stride *= 2
+            self.last = None
+        else:
+            self.last = p
+        self.seen += 1
+
+    def done(self):
+        return self.points + ([self.last] if self.last is not None else [])
+
+
+def libfuzzer_series(lines, limit=SERIES_POINTS):
+    """The status lines of a libFuzzer log (`#N KIND cov: X ft: Y ... exec/s: Z`)
+    as points {"t", "execs", "cov", "ft", "rate"}, in order. The lines carry no
+    time: libFuzzer's exec/s is the executions over the whole seconds since the
+    process started, so N / exec/s gives those seconds (0 within the first
+    second, where exec/s is 0). A restarted worker starts again at #1: its
+    points go on from the last time of the one before."""
+    out, offset, last_t, last_n = _Series(limit), 0.0, 0.0, -1
+    for line in lines:
+        if isinstance(line, bytes):
+            if not line.startswith(b"#"):
+                continue
+            line = line.decode("utf-8", "replace")
+        m = STATUS_RE.match(line)
+        if not m:
+            continue
+        n = int(m.group(1))
+        r = RATE_RE.search(line)
+        rate = int(r.group(1)) if r else 0
+        if n < last_n:  # a new incarnation of the worker
+            offset = last_t
+        last_n = n
+        last_t = offset + (n / rate if rate else 0.0)
+        out.add({"t": round(last_t, 3), "execs": n, "cov": int(m.group(3)), "ft": int(m.group(4)),
+                 "rate": rate})
+    return out.done()
+
+
+def afl_plot_series(text, limit=SERIES_POINTS):
+    """AFL++'s plot_data (`# relative_time, ..., execs_per_sec, total_execs,
+    edges_found` in 4.x; `unix_time`, `paths_total` in older ones) as points
+    {"t", "execs", "cov" (edges found, else the map size in %), "ft" (corpus
+    entries), "rate" (execs_per_sec)}. Columns are found by the header's names;
+    rows that do not parse are left out."""
+    cols, out, t0 = None, _Series(limit), None
+    offset, last_t = 0.0, 0.0
+    for line in text.splitlines():
+        if line.startswith("#"):
+            cols = [c.strip() for c in line[1:].split(",")]
+            continue
+        vals = [v.strip() for v in line.split(",")]
+        if not cols or len(vals) < len(cols):
+            continue
+        row = dict(zip(cols, vals))
+        try:
+            if "relative_time" in row:
+                t = float(row["relative_time"])
+            else:
+                t = float(row["unix_time"])
+                t0 = t if t0 is None else t0
+                t -= t0
+            if t + offset < last_t:  # a restarted instance starts its time again
+                offset = last_t
+            last_t = t + offset
+            cov = float(row["edges_found"]) if "edges_found" in row else float(row["map_size"].rstrip("%"))
+            out.add({"t": round(last_t, 3), "execs": int(float(row.get("total_execs", 0))),
+                     "cov": cov, "ft": int(float(row.get("corpus_count", row.get("paths_total", 0)))),
+                     "rate": float(row["execs_per_sec"])})
+        except (KeyError, ValueError):
+            continue
+    return out.done()
+
+
+def campaign_series(run_path, part):
+    """[{"worker": i, "points": [...]}] of a campaign part of run.json, from the
+    files the campaign keeps: each libFuzzer worker's log (its `log`, else
+    fuzz/<fuzzer>-<i>.log) or each AFL++ instance's fuzz/afl/j<i>/plot_data.
+    A worker whose file is gone has no points."""
+    run_path = pathlib.Path(run_path)
+    engine = part.get("engine", "libfuzzer")
+    jobs = part.get("jobs") if isinstance(part.get("jobs"), int) else 0
+    workers = part.get("workers") or [{"worker": i} for i in range(min(jobs, MAX_JOBS))]
+    out = []
+    for w in workers:
+        i = w.get("worker") if isinstance(w.get("worker"), int) else len(out)
+        log = w.get("log") if isinstance(w.get("log"), str) else f"fuzz/{part.get('fuzzer')}-{i}.log"
+        try:
+            if engine == "afl":
+                plot_data = run_path / "fuzz" / "afl" / f"j{i}" / "plot_data"
+                pts = afl_plot_series(plot_data.read_text(errors="replace"))
+            else:
+                with open(run_path / log, "rb") as f:
+                    pts = libfuzzer_series(f)
+        except OSError:
+            pts = []
+        out.append({"worker": i, "points": pts})
+    return out
+
+
 class Job:
     """One fuzzer process (worker `idx`) of a campaign, restarted after a crash.
     Its findings go to its own file fuzz/<fuzzer>-<idx>.findings.jsonl, folded

@@ -83,7 +83,7 @@ def make_parser():
 
     p = sub.add_parser("conform", help="run the conformance suite (corpus/*.tsv) and write the report",
                        description="Every case of corpus/*.tsv on the targets, every buffer size, both "
-                       "families (scn-conform); writes report.json/.md/.html and junit.xml.",
+                       "families (scn-conform); writes report.json/.md/.html, report.sarif, report.tap and junit.xml.",
                        epilog=EPILOG)
     p.add_argument("--target", action="append", metavar="T", help="a target (repeatable; default: all built)")
     p.add_argument("--dialect", choices=["iso", "kernel"], help="only the targets of this dialect")
@@ -141,7 +141,7 @@ def make_parser():
                    f"({', '.join(fuzzers.CONFIGS)}, or a fuzzer's name: {', '.join(fuzzers.NAMES)})")
 
     p = sub.add_parser("report", help="(re)build a run's report from its raw findings",
-                       description="Rebuilds report.json/.md/.html and junit.xml of a run directory from "
+                       description="Rebuilds report.json/.md/.html, report.sarif, report.tap and junit.xml of a run directory from "
                        "its findings.jsonl and run.json (also after a killed run).", epilog=EPILOG)
     p.add_argument("dir", metavar="DIR")
     _add_baseline(p)

@@ -1,7 +1,15 @@
 """junit.xml: one testcase per (target, category) of the conformance matrix and
 one per bug root cause. Known bugs and gaps and allowed differences are
-properties, not test cases: the number of test cases does not change when only
-they do."""
+properties, not test cases: the set of test cases does not change when only
+they do (those of the suite root-causes, all of them; a conformance cell's own
+in its testcase's <properties>).
+
+The Jenkins JUnit schema (junit-4.xsd of Jenkins' dtkit) is followed but for
+two extensions pytest's own junit files (its xunit1 family) also write: `file` on a
+testcase (the corpus file of a category; the vendored source of a
+certification run, else the corpus file of a root cause) and <properties> in a
+testcase. tests/test_report_formats.py validates against that schema with
+exactly these two additions."""
 import re
 import xml.etree.ElementTree as ET
 
@@ -36,7 +44,30 @@ def _conform_seconds(rep):
     return sum(p.get("duration_s", 0) or 0 for p in rep["parts"] if p.get("kind") == "conform")
 
 
-def _conformance(suites, rep):
+def _known_in_cell(rep, target, category):
+    """The root causes a rule explains whose reduced case conformance met in
+    one cell (a root cause is represented by its first case: one that also
+    explains failures of other categories is listed in its own only)."""
+    return [f for f in rep["findings"] if not f["bug"] and f.get("source") == "conform"
+            and target in f["targets"] and f.get("category") == category]
+
+
+def _properties(parent, findings):
+    props = ET.SubElement(parent, "properties")
+    for f in findings:
+        r = f.get("rule") or {}
+        ET.SubElement(props, "property", name=f"{f['classification']}:{f['signature']}",
+                      value=f"{f['count']} raw line(s); {r.get('id', '')}: {r.get('citation', '')}; "
+                            f"{f['reproduce']}")
+    return props
+
+
+def _where_file(f):
+    w = str(f.get("where") or "")
+    return w.rpartition(":")[0] if w.rpartition(":")[2].isdigit() else w
+
+
+def _conformance(suites, rep, category_files):
     m = rep["matrix"]
     ts = ET.SubElement(suites, "testsuite", name="conformance", timestamp=_stamp(rep["run"].get("started")))
     total = sum(c["pass"] + c["fail"] + c["error"] for c in m["totals"].values()) or 1
@@ -52,6 +83,11 @@ def _conformance(suites, rep):
             # the part's time shared out by results: scn-conform times no single category
             tc = ET.SubElement(ts, "testcase", classname=f"conformance.{t}", name=row["category"],
                                time=f"{secs * run / total:.3f}")
+            if category_files.get(row["category"]):
+                tc.set("file", category_files[row["category"]])
+            if c.get("known"):  # the cell's allowed differences and known bugs: properties, never test cases
+                props = _properties(tc, _known_in_cell(rep, t, row["category"]))
+                ET.SubElement(props, "property", name="explained-failures", value=str(c["known"]))
             bad = cell_failed(c)
             if bad:
                 fails += 1
@@ -69,7 +105,7 @@ def _conformance(suites, rep):
     ts.set("time", f"{secs:.3f}")
 
 
-def _root_causes(suites, rep):
+def _root_causes(suites, rep, sources):
     bugs = [f for f in rep["findings"] if f["bug"]]
     secs = sum(p.get("duration_s", 0) or 0 for p in rep["parts"])
     failing = [f for f in bugs if f.get("baseline", "new") == "new"]
@@ -78,15 +114,13 @@ def _root_causes(suites, rep):
                        timestamp=_stamp(rep["run"].get("started")))
     others = [f for f in rep["findings"] if not f["bug"]]
     if others:
-        props = ET.SubElement(ts, "properties")
-        for f in others:
-            r = f.get("rule") or {}
-            ET.SubElement(props, "property", name=f"{f['classification']}:{f['signature']}",
-                          value=f"{f['count']} raw line(s); {r.get('id', '')}: {r.get('citation', '')}; "
-                                f"{f['reproduce']}")
+        _properties(ts, others)
     for f in bugs:
         tc = ET.SubElement(ts, "testcase", classname=f"root-causes.{f['classification']}", name=f["signature"],
                            time="0")
+        where = sources[0] if sources else _where_file(f)
+        if where:
+            tc.set("file", where)
         msg = f"{f['oracle']} ({f['classification']}): {f['count']} raw line(s)"
         if f.get("baseline") == "still":  # as the exit status: only a new bug fails the run
             fe = ET.SubElement(tc, "skipped", message=msg + ", also in the baseline")
@@ -95,14 +129,16 @@ def _root_causes(suites, rep):
         fe.text = f"{f['id']}\n{f['case']}\n{f.get('detail', '')}\n{f['reproduce']}"
 
 
-def write_junit(rep, path):
+def junit_text(rep, category_files=None, sources=()):
+    """junit.xml's text. category_files: corpus category -> its file;
+    sources: the vendored source files of a certification run."""
     suites = ET.Element("testsuites", name="scnfuzz")
     if rep["matrix"]["rows"]:
-        _conformance(suites, rep)
-    _root_causes(suites, rep)
+        _conformance(suites, rep, category_files or {})
+    _root_causes(suites, rep, list(sources))
     kids = list(suites)
     suites.set("tests", str(sum(int(k.get("tests")) for k in kids)))
     suites.set("failures", str(sum(int(k.get("failures")) for k in kids)))
     suites.set("time", f"{sum(p.get('duration_s', 0) or 0 for p in rep['parts']):.3f}")
     _make_valid(suites)
-    ET.ElementTree(suites).write(path, encoding="utf-8", xml_declaration=True)
+    return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"

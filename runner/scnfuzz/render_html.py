@@ -1,13 +1,15 @@
 """report.html, self-contained (inline CSS, no scripts, no external resources):
 the verdict, the root causes with the targets' bytes side by side (the
 differing bytes marked), the known bugs and gaps, the allowed differences
-folded away, the baseline, the conformance matrix and the targets. Its size is
-bounded: long outputs are clipped, and past a budget root causes are listed
-one line each, then only counted."""
+folded away, the baseline, the conformance matrix, then the campaigns (each
+worker's coverage, features and exec/s over time, inline SVG) and the targets.
+Its size is bounded: long outputs are clipped, past a budget root causes are
+listed one line each, then only counted, and the charts are thinned."""
 import html
 
 from .render_common import clip, diff_span, hits_text, reference_for, sections, verdict_text
 from .report_matrix import cell_failed
+from .svgplot import MAX_POINTS, line_chart
 
 FULL_BYTES = 600_000     # root causes shown in full up to about this size,
 COMPACT_BYTES = 800_000  # then one line each, then only how many are left
@@ -28,7 +30,10 @@ td.num{text-align:right}
 code,.bytes{font-family:ui-monospace,monospace;white-space:pre-wrap;word-break:break-all}
 mark{background:#ffd24d}mark.gap{background:#ff9b3d;padding:0 1px}
 td.diff{background:#ffd24d}.cut{color:#888}
+figure.chart{display:inline-block;margin:.5em 1em .5em 0}figure.chart figcaption{font-size:.9em}
+.legend{font-size:.85em}
 """
+CHARTED_WORKERS = 16  # a campaign of more workers shows the first ones (report.json counts them all)
 
 
 def bytes_html(text, ref):
@@ -154,7 +159,30 @@ def _matrix(m):
     return H
 
 
-def render_html(rep):
+def _campaigns(campaigns):
+    """One section per campaign part: a chart per metric, a line per worker."""
+    H = []
+    for c in campaigns:
+        workers = c["workers"]
+        shown = workers[:CHARTED_WORKERS]
+        npts = sum(len(w["points"]) for w in workers)
+        H.append(f'<h2 id="campaign-{c["index"]}">Campaign {e(c["title"])}</h2>')
+        if not npts:
+            H.append("<p>no status lines in the workers' logs (removed, or the campaign ended before its "
+                     "first one)</p>")
+            continue
+        more = f" (the first {len(shown)} of {len(workers)} workers)" if len(workers) > len(shown) else ""
+        H.append(f"<p>Per worker{more}, over the seconds since it started: {npts:,} status points "
+                 f"(each line drawn with at most {MAX_POINTS}).</p>")
+        for key, what in c["metrics"]:
+            H.append(line_chart(what, [(f"worker {w['worker']}", [(p["t"], p[key]) for p in w["points"]])
+                                       for w in shown]))
+    return H
+
+
+def render_html(rep, campaigns=()):
+    """campaigns: [{"index", "title", "metrics": ((key, what), ...), "workers":
+    [{"worker", "points": [{"t", key: value, ...}]}]}], drawn after the matrix."""
     s = rep["summary"]
     H = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
          f"<title>scnfuzz report {e(rep['run']['kind'])}</title>", f"<style>{CSS}</style></head><body>",
@@ -175,6 +203,7 @@ def render_html(rep):
         if b["fixed"]:
             H.append("<ul>" + "".join(f"<li>fixed: <code>{e(x)}</code></li>" for x in b["fixed"][:500]) + "</ul>")
     H += _matrix(rep["matrix"])
+    H += _campaigns(campaigns)
     H.append("<h2>Targets</h2><table><tr><th>name</th><th>version</th><th>dialect</th><th>scnprintf</th>"
              "<th>where</th></tr>")
     for t in rep["targets"]:

@@ -1,20 +1,24 @@
 """A run's reports from its raw material (run.json, findings.jsonl,
-conform*.jsonl): report.json (schema: report_schema.json, reports/README.md),
-report.md, report.html (self-contained) and junit.xml. One entry per root
-cause (signature); see report_model.py."""
+conform*.jsonl, the campaigns' logs): report.json (schema: report_schema.json,
+reports/README.md), report.md, report.html (self-contained), junit.xml,
+report.sarif (SARIF 2.1.0) and report.tap (KTAP). One entry per root cause
+(signature); see report_model.py."""
 import json
 import os
 import pathlib
 import sys
 
-from . import report_matrix, report_model
-from .errors import UsageError, write_error
-from .junit import write_junit
+from . import campaign, report_matrix, report_model
+from .errors import UsageError
+from .junit import junit_text
 from .progress import slow_step
 from .render_common import verdict_text
 from .render_html import render_html
 from .render_md import render_md
 from .runs import Run, lock_run_dir, read_fold_state, utc_iso, write_atomic
+from .sarif import certify_sources, sarif_text
+from .tap import tap_text
+from .tree import ROOT
 
 SCHEMA_VERSION = 2
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "report_schema.json")
@@ -42,9 +46,44 @@ def _write(path, text):
     write_atomic(path, text)  # the old report stays whole if the disk is full
 
 
+def category_files(run):
+    """Corpus category -> the corpus file that holds it (its first column,
+    docs/CASE_FORMAT.md), over the corpus files of the run's conformance
+    parts; a file that cannot be read is left out."""
+    out = {}
+    files = [n for p in run.meta.get("parts", []) if p.get("kind") == "conform" for n in p.get("corpus") or []]
+    for name in files:
+        if isinstance(name, str):
+            try:
+                with open(pathlib.Path(name) if os.path.isabs(name) else ROOT / name, "rb") as f:
+                    for raw in f:
+                        cat = raw.split(b"\t", 1)[0].decode("utf-8", "replace").strip()
+                        if cat and not cat.startswith("#") and b"\t" in raw:
+                            out.setdefault(cat, name)
+            except OSError:
+                continue
+    return out
+
+
+def campaigns(run):
+    """The campaign parts' series, as render_html draws them."""
+    out = []
+    for i, part in enumerate(run.meta.get("parts", [])):
+        if part.get("kind") != "fuzz" or not (part.get("workers") or part.get("jobs")):
+            continue  # (a certification's fuzzing phase has no workers of its own)
+        engine = part.get("engine", "libfuzzer")
+        workers = campaign.campaign_series(run.path, part)
+        out.append({"index": i, "title": f"{part.get('fuzzer', '?')} ({engine}, {len(workers)} worker(s), "
+                                         f"{part.get('status', '?')})",
+                    "metrics": campaign.SERIES_METRICS.get(engine, campaign.SERIES_METRICS["libfuzzer"]),
+                    "workers": workers})
+    return out
+
+
 def build_report(run, baseline=None):
-    """Writes report.json/.md/.html and junit.xml into the run directory and
-    returns report.json's content. baseline: an earlier run directory."""
+    """Writes report.json/.md/.html/.sarif/.tap and junit.xml into the run
+    directory and returns report.json's content. baseline: an earlier run
+    directory."""
     parts = run.meta.get("parts", [])
     skipped = report_model.Skipped()
     with slow_step(f"reading {_count_lines(run.findings_path):,} finding lines"):
@@ -90,19 +129,17 @@ def build_report(run, baseline=None):
         _write(run.path / "report.json", json.dumps(rep, indent=1) + "\n")
     with slow_step("writing report.md"):
         _write(run.path / "report.md", render_md(rep))
+    with slow_step("reading the campaigns' logs"):
+        series = campaigns(run)
     with slow_step("writing report.html"):
-        _write(run.path / "report.html", render_html(rep))
+        _write(run.path / "report.html", render_html(rep, series))
+    sources = certify_sources(run.meta, run.path)
     with slow_step("writing junit.xml"):
-        tmp = run.path / f".junit.xml.{os.getpid()}.tmp"
-        try:
-            write_junit(rep, tmp)
-            os.replace(tmp, run.path / "junit.xml")
-        except OSError as e:
-            try:
-                tmp.unlink()
-            except OSError:
-                pass
-            raise write_error(run.path / "junit.xml", e) from None
+        _write(run.path / "junit.xml", junit_text(rep, category_files(run), sources))
+    with slow_step("writing report.sarif"):
+        _write(run.path / "report.sarif", sarif_text(rep, sources))
+    with slow_step("writing report.tap"):
+        _write(run.path / "report.tap", tap_text(rep))
     return rep
 
 
