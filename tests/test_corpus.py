@@ -115,7 +115,9 @@ def test_categories_present():
     for c in KNOWN_CATEGORIES:
         assert c in cats, c
     for c in ["kernel.stop", "kernel.number", "kernel.string", "kernel.ptr", "kernel.clamp", "kernel.qualifier",
-              "kernel.pM", "kernel.pI", "kernel.ph", "kernel.pa", "kernel.pU"]:
+              "kernel.pM", "kernel.pI", "kernel.ph", "kernel.pa", "kernel.pU", "kernel.pIS", "kernel.pE",
+              "kernel.pe", "kernel.p4cc", "kernel.pb", "kernel.pr", "kernel.pt", "kernel.pN", "kernel.px",
+              "kernel.pK"]:
         assert c in cats, c
 
 
@@ -123,7 +125,11 @@ def test_categories_present():
 # all as "%p", so their letters are looked for in the formats of the kernel.p* cases
 P_EXTENSIONS = ["M", "MR", "MF", "m", "mR", "mF", "I4", "i4", "I4h", "I4l", "I4n", "I4b", "i4h", "i4l",
                 "i4n", "i4b", "I6", "i6", "I6c", "h", "hC", "hD", "hN", "a", "ap", "ad",
-                "U", "Ub", "UB", "Ul", "UL"]
+                "U", "Ub", "UB", "Ul", "UL", "IS", "iS", "ISpc", "E", "Ea", "Eh", "Eo", "4cc", "b", "bl",
+                "r", "R", "tR", "tT", "NF"]
+# the ones whose output names the pointer value itself: only NULL and ERR_PTR values
+# have outputs that do not depend on where the bytes are
+P_VALUE_ONLY = ["e", "x", "K"]
 
 
 def test_every_p_extension_appears():
@@ -142,7 +148,7 @@ def test_every_p_extension_appears():
         assert "mem" in args or cat == "kernel.ptr", (text, "no mem argument")
     for e in P_EXTENSIONS:
         assert "mem" in found.get(e, ()), e
-    for e in ["M", "I4", "I6c", "h", "a", "ad", "U"]:
+    for e in ["M", "I4", "I6c", "h", "a", "ad", "U", "ISpc", "E", "4cc", "b", "r", "tR", "NF"] + P_VALUE_ONLY:
         assert {"null", "err"} <= found.get(e, set()), e
 
 

@@ -4,9 +4,20 @@ string(), widen_string(), pointer(), pointer_string(), set_field_width(),
 set_precision() and Documentation/core-api/printk-formats.rst. No kernel code
 is copied; this is a behavioural description in Python.
 
+The %p extensions (pointer_ext() below), from printk-formats.rst and the
+helpers pointer() calls: %pM/%pm (MAC), %pI4/%pI6/%pIS and the i forms (IP
+addresses, struct sockaddr_in/_in6 with port, flowinfo, scope), %ph (hex
+buffer), %pE (escaped buffer: lib/string_helpers.c string_escape_mem() and
+the Latin-1 isprint() of lib/ctype.c), %pa/%pad, %pU, %pe (ERR_PTR names of
+lib/errname.c with CONFIG_SYMBOLIC_ERRNAME=y), %p4cc, %pb/%pbl (bitmaps),
+%pr/%pR (struct resource), %ptR/%ptT (kernel/time/timeconv.c
+time64_to_tm()), %pNF; %pe, %px and %pK only for NULL and ERR_PTR values,
+the outputs that do not depend on an address. x86-64 layouts.
+
 Returns the full output, or None when the kernel's behaviour for the case is
-not defined (argument types the kernel would read differently, %p extensions,
-values outside the ranges the model covers).
+not defined (argument types the kernel would read differently, other %p
+extensions, %p of an address, values outside the ranges the model covers,
+cases that would overflow one of the kernel's own stack buffers).
 """
 
 SIGN, LEFT, PLUS, SPACE, ZEROPAD, SMALL, SPECIAL = 1, 2, 4, 8, 16, 32, 64
@@ -93,6 +104,15 @@ def number(num, base, flags, field_width, precision):
     if field_width > 0:
         out += b" " * field_width
     return bytes(out)
+
+
+def pointer_string(val, flags, field_width, precision):
+    """pointer_string(): hex, SMALL; without a width 16 digits, zero-padded."""
+    flags |= SMALL
+    if field_width == -1:
+        field_width = 16
+        flags |= ZEROPAD
+    return number(val, 16, flags, field_width, precision)
 
 
 def widen(body, flags, field_width):
@@ -193,7 +213,9 @@ def format_kernel(fmt: bytes, args):
             out += widen(s, flags & LEFT, field_width)
         elif conv == "p":
             ext = fmt[i:i + 1]
-            if ext not in (b"", b"x") and ext.isalnum():
+            # %px of a mem argument (NULL, ERR_PTR) goes with the extensions
+            mem_arg = ai < len(args) and args[ai][0] == "mem"
+            if ext.isalnum() and (ext != b"x" or mem_arg):
                 j = i
                 while j < n and fmt[j:j + 1].isalnum():
                     j += 1
@@ -207,13 +229,7 @@ def format_kernel(fmt: bytes, args):
             # pointer(): 'x' -> pointer_string(); default -> default_pointer()
             while i < n and chr(fmt[i]).isalnum():
                 i += 1
-            val = 0 if v is None else v
-            fw = field_width
-            fl = flags | SMALL
-            if fw == -1:
-                fw = 16
-                fl |= ZEROPAD
-            out += number(val, 16, fl, fw, precision)
+            out += pointer_string(0 if v is None else v, flags, field_width, precision)
         elif conv == "%":
             out += b"%"
         elif conv in "diouxX":
@@ -365,7 +381,7 @@ def ip_addr_string(ext, mem, flags, fw, prec):
     if v == b"4":
         return string_nocheck(ip4_string(mem, ext).encode(), flags, fw, prec)
     if v == b"S":
-        raise NotDefined("%pIS not modelled")
+        return sockaddr_string(ext, mem, flags, fw, prec)
     return error_string(b"(%pi?)" if ext[:1] == b"i" else b"(%pI?)", flags, fw, prec)
 
 
@@ -401,38 +417,394 @@ def uuid_string(ext, mem, flags, fw, prec):
     return string_nocheck(s.encode(), flags, fw, prec)
 
 
+AF_INET, AF_INET6 = 2, 10
+
+
+def _alpha_letters(ext):
+    """The letters ip4/ip6_addr_string_sa() scan after "IS": isalpha() ones only
+    (a digit ends the scan; vsnprintf() still skips every alphanumeric)."""
+    out = b""
+    for c in ext[2:]:
+        if not chr(c).isalpha():
+            break
+        out += bytes([c])
+    return out
+
+
+def sockaddr_string(ext, mem, flags, fw, prec):
+    """%pIS %piS [pfschnbl] (printk-formats.rst "IPv4/IPv6 addresses (generic,
+    with port, flowinfo, scope)"): ip_addr_string() case 'S' reads sa_family
+    (host order); ip4_addr_string_sa() / ip6_addr_string_sa() build the text
+    in a stack buffer where the port, flow label and scope id are printed by
+    number() with the caller's spec (its width, flags and precision apply to
+    them too), then string_nocheck() applies the spec to the whole text.
+    x86-64 layouts: sockaddr_in = family(le16) port(be16) addr(4) zero(8);
+    sockaddr_in6 = family port flowinfo(be32) addr(16) scope_id(le32)."""
+    family = int.from_bytes(mem[0:2], "little")
+    letters = _alpha_letters(ext)
+    if family == AF_INET:
+        order = b""
+        for c in letters:
+            if c in b"hlnb":          # the last of them wins (fmt4[2])
+                order = bytes([c])
+        s = ip4_string(mem[4:8], ext[:1] + b"4" + order).encode()
+        if b"p" in letters:
+            s += b":" + number(int.from_bytes(mem[2:4], "big"), 10, flags, fw, prec)
+        room = 16 + 7 - 1             # sizeof("255.255.255.255") + sizeof(":12345"), NUL
+    elif family == AF_INET6:
+        bracket = any(c in letters for c in b"pfs")
+        a = mem[8:24]
+        if ext[:1] == b"I" and b"c" in letters:
+            s = ip6_compressed_string(a)
+        else:
+            sep = ":" if ext[:1] == b"I" else ""
+            s = sep.join(_hb(a[2 * i]) + _hb(a[2 * i + 1]) for i in range(8))
+        s = s.encode()
+        if bracket:
+            s = b"[" + s + b"]"
+        if b"p" in letters:
+            s += b":" + number(int.from_bytes(mem[2:4], "big"), 10, flags, fw, prec)
+        if b"f" in letters:           # IPV6_FLOWINFO_MASK: the 20-bit label and 8-bit class
+            s += b"/" + number(int.from_bytes(mem[4:8], "big") & 0x0FFFFFFF, 10, flags, fw, prec)
+        if b"s" in letters:
+            s += b"%" + number(int.from_bytes(mem[24:28], "little"), 10, flags, fw, prec)
+        room = 48 + 7 + 11 + 12 - 1
+    else:
+        return error_string(b"(einval)", flags, fw, prec)
+    if len(s) > room:
+        raise NotDefined("the kernel's stack buffer for %pIS would overflow")
+    return string_nocheck(s, flags, fw, prec)
+
+
+# string_escape_mem() (lib/string_helpers.c) flags, as escaped_string() sets them
+ESCAPE_SPACE, ESCAPE_SPECIAL, ESCAPE_NULL, ESCAPE_OCTAL, ESCAPE_NP, ESCAPE_HEX = 1, 2, 4, 8, 16, 32
+ESCAPE_ANY = ESCAPE_SPACE | ESCAPE_OCTAL | ESCAPE_SPECIAL | ESCAPE_NULL
+ESCAPE_LETTERS = {ord("a"): ESCAPE_ANY, ord("c"): ESCAPE_SPECIAL, ord("h"): ESCAPE_HEX,
+                  ord("n"): ESCAPE_NULL, ord("o"): ESCAPE_OCTAL, ord("p"): ESCAPE_NP,
+                  ord("s"): ESCAPE_SPACE}
+
+
+def k_isprint(c):
+    """The kernel's isprint() (lib/ctype.c _ctype[]): ASCII 0x20..0x7e and the
+    Latin-1 0xa0..0xff (space, punctuation, letters); 0x7f..0x9f are not."""
+    return 0x20 <= c <= 0x7e or c >= 0xa0
+
+
+def string_escape_mem(src, flags):
+    """string_escape_mem() without an @only set: per byte, ESCAPE_NP lets a
+    printable byte through first; then \\n \\r \\t \\v \\f (SPACE), \\\\ \\a \\e \\"
+    (SPECIAL), \\0 (NULL), \\ooo (OCTAL, any byte), \\xhh (HEX, any byte) in that
+    order; a byte no selected class takes is copied."""
+    out = bytearray()
+    space = {0x0a: b"n", 0x0d: b"r", 0x09: b"t", 0x0b: b"v", 0x0c: b"f"}
+    special = {0x5c: b"\\", 0x07: b"a", 0x1b: b"e", 0x22: b'"'}
+    for c in src:
+        if flags & ESCAPE_NP and k_isprint(c):
+            out.append(c)
+        elif flags & ESCAPE_SPACE and c in space:
+            out += b"\\" + space[c]
+        elif flags & ESCAPE_SPECIAL and c in special:
+            out += b"\\" + special[c]
+        elif flags & ESCAPE_NULL and c == 0:
+            out += b"\\0"
+        elif flags & ESCAPE_OCTAL:
+            out += b"\\%03o" % c
+        elif flags & ESCAPE_HEX:
+            out += b"\\x%02x" % c
+        else:
+            out.append(c)
+    return bytes(out)
+
+
+def escaped_string(ext, mem, flags, fw, prec):
+    """%pE[achnops] (printk-formats.rst "Raw buffer as an escaped string"): the
+    field width is the byte count (none: 1), never padding; the letters after E
+    up to the first other character are the flags (none: ESCAPE_ANY_NP)."""
+    eflags = 0
+    for c in ext[1:]:
+        if c not in ESCAPE_LETTERS:
+            break
+        eflags |= ESCAPE_LETTERS[c]
+    if not eflags:
+        eflags = ESCAPE_ANY | ESCAPE_NP
+    return string_escape_mem(mem[:1 if fw < 0 else fw], eflags)
+
+
+# lib/errname.c with CONFIG_SYMBOLIC_ERRNAME=y on x86-64: errno -> name
+# (asm-generic numbers; EWOULDBLOCK and EDEADLOCK are aliases the table skips)
+ERRNAMES = dict((int(k), v) for k, v in (w.split(":") for w in """
+1:EPERM 2:ENOENT 3:ESRCH 4:EINTR 5:EIO 6:ENXIO 7:E2BIG 8:ENOEXEC 9:EBADF 10:ECHILD 11:EAGAIN
+12:ENOMEM 13:EACCES 14:EFAULT 15:ENOTBLK 16:EBUSY 17:EEXIST 18:EXDEV 19:ENODEV 20:ENOTDIR 21:EISDIR
+22:EINVAL 23:ENFILE 24:EMFILE 25:ENOTTY 26:ETXTBSY 27:EFBIG 28:ENOSPC 29:ESPIPE 30:EROFS 31:EMLINK
+32:EPIPE 33:EDOM 34:ERANGE 35:EDEADLK 36:ENAMETOOLONG 37:ENOLCK 38:ENOSYS 39:ENOTEMPTY 40:ELOOP
+42:ENOMSG 43:EIDRM 44:ECHRNG 45:EL2NSYNC 46:EL3HLT 47:EL3RST 48:ELNRNG 49:EUNATCH 50:ENOCSI 51:EL2HLT
+52:EBADE 53:EBADR 54:EXFULL 55:ENOANO 56:EBADRQC 57:EBADSLT 59:EBFONT 60:ENOSTR 61:ENODATA 62:ETIME
+63:ENOSR 64:ENONET 65:ENOPKG 66:EREMOTE 67:ENOLINK 68:EADV 69:ESRMNT 70:ECOMM 71:EPROTO 72:EMULTIHOP
+73:EDOTDOT 74:EBADMSG 75:EOVERFLOW 76:ENOTUNIQ 77:EBADFD 78:EREMCHG 79:ELIBACC 80:ELIBBAD 81:ELIBSCN
+82:ELIBMAX 83:ELIBEXEC 84:EILSEQ 85:ERESTART 86:ESTRPIPE 87:EUSERS 88:ENOTSOCK 89:EDESTADDRREQ
+90:EMSGSIZE 91:EPROTOTYPE 92:ENOPROTOOPT 93:EPROTONOSUPPORT 94:ESOCKTNOSUPPORT 95:EOPNOTSUPP
+96:EPFNOSUPPORT 97:EAFNOSUPPORT 98:EADDRINUSE 99:EADDRNOTAVAIL 100:ENETDOWN 101:ENETUNREACH
+102:ENETRESET 103:ECONNABORTED 104:ECONNRESET 105:ENOBUFS 106:EISCONN 107:ENOTCONN 108:ESHUTDOWN
+109:ETOOMANYREFS 110:ETIMEDOUT 111:ECONNREFUSED 112:EHOSTDOWN 113:EHOSTUNREACH 114:EALREADY
+115:EINPROGRESS 116:ESTALE 117:EUCLEAN 118:ENOTNAM 119:ENAVAIL 120:EISNAM 121:EREMOTEIO 122:EDQUOT
+123:ENOMEDIUM 124:EMEDIUMTYPE 125:ECANCELED 126:ENOKEY 127:EKEYEXPIRED 128:EKEYREVOKED
+129:EKEYREJECTED 130:EOWNERDEAD 131:ENOTRECOVERABLE 132:ERFKILL 133:EHWPOISON 512:ERESTARTSYS
+513:ERESTARTNOINTR 514:ERESTARTNOHAND 515:ENOIOCTLCMD 516:ERESTART_RESTARTBLOCK 517:EPROBE_DEFER
+518:EOPENSTALE 519:ENOPARAM 521:EBADHANDLE 522:ENOTSYNC 523:EBADCOOKIE 524:ENOTSUPP 525:ETOOSMALL
+526:ESERVERFAULT 527:EBADTYPE 528:EJUKEBOX 529:EIOCBQUEUED 530:ERECALLCONFLICT""".split()))
+
+
+def _ptr_value(v):
+    """The pointer a mem argument passes: NULL 0, ERR(-E) 2**64 - E."""
+    if v is None:
+        return 0
+    assert isinstance(v, tuple), "only NULL and ERR_PTR values have an address-free output"
+    return v[1] & ((1 << 64) - 1)
+
+
+def err_ptr(ext, v, flags, fw, prec):
+    """%pe (printk-formats.rst "Error Pointers"): pointer() 'e': an ERR_PTR(-E)
+    is err_ptr(): "-ENAME" by string_nocheck() (no error_string() limit), or,
+    without a name, -E by number() (SIGN, base 10, the caller's width,
+    flags and precision); anything else (NULL here) is default_pointer()."""
+    if not isinstance(v, tuple):
+        return pointer_string(_ptr_value(v), flags, fw, prec)
+    name = ERRNAMES.get(-v[1])
+    if name is not None:
+        return string_nocheck(b"-" + name.encode(), flags, fw, prec)
+    return number(_ptr_value(v), 10, flags | SIGN, fw, prec)
+
+
+def raw_pointer(ext, v, flags, fw, prec):
+    """%px (pointer_string()) and %pK (restricted_pointer(): kptr_restrict 0,
+    its initial value, is default_pointer(); NULL and ERR_PTR values are
+    printed unhashed by pointer_string(), kptr_restrict 2 prints NULL)."""
+    return pointer_string(_ptr_value(v), flags, fw, prec)
+
+
+def fourcc_string(ext, mem, flags, fw, prec):
+    """%p4cc (printk-formats.rst "V4L2 and DRM FourCC code"): four characters
+    from the low byte up (bit 31 cleared; not ASCII-printable: '.'),
+    big-/little-endian from bit 31, then (0x%08x) of the value; string()."""
+    orig = int.from_bytes(mem[:4], "little")
+    val = orig & 0x7FFFFFFF
+    chars = bytes(c if 0x20 <= c <= 0x7e else 0x2e for c in val.to_bytes(4, "little"))
+    s = chars + (b" big-endian" if orig >> 31 else b" little-endian")
+    s += b" (" + number(orig, 16, SPECIAL | SMALL | ZEROPAD, 10, -1) + b")"
+    return string_nocheck(s, flags, fw, prec)
+
+
+def bitmap_string(ext, mem, flags, fw, prec):
+    """%*pb / %*pbl (printk-formats.rst "bitmap and its derivatives"): the field
+    width is the number of bits (none or negative: 0); an array of unsigned
+    long (64-bit little-endian words); bits at or above it are not shown.
+    pb: 32-bit chunks from the top, comma-separated, each %0Nx with N the
+    chunk's nibbles (the top chunk may be partial); pbl: the runs of set bits
+    in decimal, "a" or "a-b", comma-separated."""
+    nbits = max(fw, 0)
+    bits = int.from_bytes(mem, "little") & ((1 << nbits) - 1)
+    if ext[1:2] == b"l":
+        runs, b = [], 0
+        while b < nbits:
+            if bits >> b & 1:
+                e = b
+                while e + 1 < nbits and bits >> (e + 1) & 1:
+                    e += 1
+                runs.append(b"%d" % b if e == b else b"%d-%d" % (b, e))
+                b = e + 1
+            else:
+                b += 1
+        return b",".join(runs)
+    chunks = []
+    chunk = nbits % 32 or 32
+    i = (nbits + 31) // 32 * 32 - 32
+    while i >= 0:
+        chunks.append(b"%0*x" % ((chunk + 3) // 4, bits >> i & ((1 << chunk) - 1)))
+        chunk = 32
+        i -= 32
+    return b",".join(chunks)
+
+
+IORESOURCE_IO, IORESOURCE_MEM, IORESOURCE_IRQ, IORESOURCE_DMA, IORESOURCE_BUS = \
+    0x100, 0x200, 0x400, 0x800, 0x1000
+IORESOURCE_PREFETCH, IORESOURCE_MEM_64, IORESOURCE_WINDOW = 0x2000, 0x100000, 0x200000
+IORESOURCE_DISABLED, IORESOURCE_UNSET = 0x10000000, 0x20000000
+
+
+def resource_string(ext, mem, flags, fw, prec):
+    """%pr / %pR (printk-formats.rst "Struct Resources"): "[type start-end" (one
+    number when start == end), then " flags 0x.." (r) or the decoded 64bit /
+    pref / window / disabled (R; an unset one shows "size N"), "]"; the type
+    picks the number style: io 0x%04x, mem (and ??? for no type, never
+    decoded) 0x%08x, irq/dma decimal, bus %02x. The whole text then gets the
+    caller's spec (string_nocheck()). The struct as the brief of this corpus
+    has it: u64 start, u64 end, unsigned long flags (little-endian)."""
+    start, end, rflags = (int.from_bytes(mem[i:i + 8], "little") for i in (0, 8, 16))
+    decode = ext[:1] == b"R"
+    hexs = lambda w: lambda n: number(n, 16, SPECIAL | SMALL | ZEROPAD, w, -1)
+    dec = lambda n: number(n, 10, 0, 0, -1)
+    if rflags & IORESOURCE_IO:
+        kind, num = b"io  ", hexs(6)
+    elif rflags & IORESOURCE_MEM:
+        kind, num = b"mem ", hexs(10)
+    elif rflags & IORESOURCE_IRQ:
+        kind, num = b"irq ", dec
+    elif rflags & IORESOURCE_DMA:
+        kind, num = b"dma ", dec
+    elif rflags & IORESOURCE_BUS:
+        kind, num = b"bus ", lambda n: number(n, 16, SMALL | ZEROPAD, 2, -1)
+    else:
+        kind, num, decode = b"??? ", hexs(10), False
+    s = b"[" + kind
+    if decode and rflags & IORESOURCE_UNSET:
+        s += b"size " + num((end - start + 1) & ((1 << 64) - 1))
+    else:
+        s += num(start)
+        if start != end:
+            s += b"-" + num(end)
+    if decode:
+        for bit, word in [(IORESOURCE_MEM_64, b" 64bit"), (IORESOURCE_PREFETCH, b" pref"),
+                          (IORESOURCE_WINDOW, b" window"), (IORESOURCE_DISABLED, b" disabled")]:
+            if rflags & bit:
+                s += word
+    else:
+        s += b" flags " + number(rflags, 16, SPECIAL | SMALL, 0, -1)
+    s += b"]"
+    if len(s) > 74:                    # sym[75] in resource_string()
+        raise NotDefined("the kernel's stack buffer for %pr would overflow")
+    return string_nocheck(s, flags, fw, prec)
+
+
+def _days_to_civil(days):
+    """Proleptic Gregorian date of a day count from 1970-01-01 (what
+    time64_to_tm() computes): (year, month 1..12, day)."""
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    return yoe + era * 400 + (m <= 2), m, d
+
+
+def _int32(b):
+    return int.from_bytes(b, "little", signed=True)
+
+
+def time_and_date(ext, mem, flags, fw, prec):
+    """%pt[RT][dt][r][s] (printk-formats.rst "Time and date"): R a struct
+    rtc_time (nine ints: sec min hour mday mon year wday yday isdst), its
+    fields printed as they are; T a time64_t (seconds since the epoch, UTC)
+    through time64_to_tm(). date_str(): year + 1900 (r: + 0) with at least 4
+    digits, month + 1 (r: + 0) and day with 2; time_str(): 2 digits each; an
+    int is passed to number() as unsigned long long, so a negative one prints
+    its 64-bit two's complement. Default "date T time", s: a space, d/t: one
+    of them. The caller's width and precision are not used."""
+    kind = ext[1:2]
+    if kind == b"R":
+        sec, mn, hour, mday, mon, year = (_int32(mem[4 * i:4 * i + 4]) for i in range(6))
+    elif kind == b"T":
+        t = int.from_bytes(mem[:8], "little", signed=True)
+        days, rem = divmod(t, 86400)
+        y, m, mday = _days_to_civil(days)
+        hour, mn, sec = rem // 3600, rem % 3600 // 60, rem % 60
+        year = _num(y - 1900, 32, True)    # struct tm's long tm_year into rtc_time's int
+        mon = m - 1
+    else:
+        return error_string(b"(%pt?)", flags, fw, prec)
+    have_d = have_t = True
+    k = 2
+    if ext[2:3] == b"d":
+        have_t, k = False, 3
+    elif ext[2:3] == b"t":
+        have_d, k = False, 3
+    raw, sep = False, b"T"
+    for c in ext[k:]:
+        if c == ord("r"):
+            raw = True
+        elif c == ord("s"):
+            sep = b" "
+        else:
+            break
+    if not (-2**31 <= year + (0 if raw else 1900) < 2**31):
+        raise NotDefined("int overflow in date_str()")
+    d2 = lambda v: number(v & ((1 << 64) - 1), 10, ZEROPAD, 2, -1)
+    out = b""
+    if have_d:
+        out += number((year + (0 if raw else 1900)) & ((1 << 64) - 1), 10, ZEROPAD, 4, -1)
+        out += b"-" + d2(mon + (0 if raw else 1)) + b"-" + d2(mday)
+    if have_d and have_t:
+        out += sep
+    if have_t:
+        out += d2(hour) + b":" + d2(mn) + b":" + d2(sec)
+    return out
+
+
+def netdev_bits(ext, mem, flags, fw, prec):
+    """%pNF (printk-formats.rst "Network device features"): the u64
+    netdev_features_t as special_hex_number(): 0x + 16 digits, the caller's
+    spec unused; another letter after N: "(%pN?)"."""
+    if ext[1:2] != b"F":
+        return error_string(b"(%pN?)", flags, fw, prec)
+    return number(int.from_bytes(mem[:8], "little"), 16, SPECIAL | SMALL | ZEROPAD, 18, -1)
+
+
 # bytes each extension reads (the case must give exactly these)
-def mem_needed(ext, fw):
+def mem_needed(ext, fw, mem):
     c = ext[:1]
     if c in (b"M", b"m"):
         return 6
     if c in (b"I", b"i"):
+        if ext[1:2] == b"S":           # by the family: sockaddr_in6 28, sockaddr_in (and others) 16
+            return 28 if int.from_bytes(mem[:2], "little") == AF_INET6 else 16
         return {b"4": 4, b"6": 16}.get(ext[1:2], 0)
     if c == b"h":
         return 0 if fw == 0 else (1 if fw < 0 else min(fw, 64))
-    if c == b"a":
+    if c in (b"a", b"N"):
         return 8
     if c == b"U":
         return 16
+    if c == b"E":
+        return 1 if fw < 0 else fw
+    if c == b"4":
+        return 4
+    if c == b"b":                      # whole unsigned longs, at least one
+        return 8 * max(1, (max(fw, 0) + 63) // 64)
+    if c in (b"r", b"R"):
+        return 24
+    if c == b"t":
+        return {b"R": 36, b"T": 8}.get(ext[1:2], 0)
     raise NotDefined("extension not modelled")
 
 
 PEXT = {b"M": mac_address_string, b"m": mac_address_string, b"I": ip_addr_string,
-        b"i": ip_addr_string, b"h": hex_string, b"a": address_val, b"U": uuid_string}
+        b"i": ip_addr_string, b"h": hex_string, b"a": address_val, b"U": uuid_string,
+        b"E": escaped_string, b"4": fourcc_string, b"b": bitmap_string, b"r": resource_string,
+        b"R": resource_string, b"t": time_and_date, b"N": netdev_bits}
+# the pointer itself is printed: only NULL and ERR_PTR values are modelled
+PVALUE = {b"e": err_ptr, b"x": raw_pointer, b"K": raw_pointer}
 
 
 def pointer_ext(ext, v, flags, fw, prec):
     """pointer() for the modelled extensions. ext: the alphanumeric letters after
     'p' (vsnprintf() skips them all)."""
+    if ext[:1] in PVALUE:
+        if not (v is None or isinstance(v, tuple)):
+            raise NotDefined("the output would depend on an address")
+        return PVALUE[ext[:1]](ext, v, flags, fw, prec)
     f = PEXT.get(ext[:1])
     if f is None:
         raise NotDefined("%p extension not modelled")
-    if f is hex_string and fw == 0:        # hex_string(): nothing, before check_pointer()
+    if f in (hex_string, escaped_string) and fw == 0:   # nothing, before check_pointer()
         return b""
+    if f is fourcc_string and ext[1:3] != b"cc":         # before check_pointer() too
+        return error_string(b"(%p4?)", flags, fw, prec)
     e = check_pointer(v, flags, fw, prec)
     if e is not None:
         return e
-    need = mem_needed(ext, fw)
+    need = mem_needed(ext, fw, v)
     if need and len(v) != need:
         raise NotDefined("mem argument of %d bytes, the kernel reads %d" % (len(v), need))
     return f(ext, v, flags, fw, prec)

@@ -223,11 +223,79 @@ static inline void pad_right(struct sink *w, const struct fmt_spec *s, size_t le
  * semantics of Linux 6.1 lib/vsprintf.c vsnprintf() after its size check. */
 void kernel_format(struct sink *w, const char *fmt, va_list *ap);
 
-/* The kernel's %p extensions that read the bytes behind the pointer
- * (conv_kptr.c): fmt points at the letter after 'p'; width/prec as the
- * kernel's bit-fields hold them (-1: none), left the '-' flag. Returns 0 when
- * the letters name no implemented extension (the caller prints plain %p). */
-int kernel_ptr_ext(struct sink *w, const unsigned char *fmt, const void *ptr,
-                   int width, int prec, int left);
+/* The kernel's struct printf_spec as the dialect keeps it (its flag bits). */
+#define K_SIGN 1
+#define K_LEFT 2
+#define K_PLUS 4
+#define K_SPACE 8
+#define K_ZEROPAD 16
+#define K_SMALL 32
+#define K_SPECIAL 64
+
+struct kspec {
+    int field_width; /* always a value of a 24-bit signed bit-field; -1: none */
+    int precision;   /* always a value of a 16-bit signed bit-field; -1: none */
+    unsigned flags;
+    unsigned base;
+};
+
+/* The kernel's helpers, shared by kernel.c and the %p extensions:
+ * number(), string_nocheck() + widen_string(), error_string() and
+ * check_pointer() (which prints "(null)" / "(efault)" and returns 1 for NULL,
+ * a pointer below 4096 or an ERR_PTR, without reading). */
+void kernel_number(struct sink *w, unsigned long long num, struct kspec spec);
+void kernel_string_nocheck(struct sink *w, const char *s, struct kspec spec);
+void kernel_error_string(struct sink *w, const char *s, struct kspec spec);
+int kernel_check_pointer(struct sink *w, const void *p, struct kspec spec);
+
+/* "0x" + 2 * size lower-case hex digits: special_hex_number() */
+static inline void kernel_special_hex(struct sink *w, unsigned long long num, int size)
+{
+    struct kspec s = { 2 + 2 * size, -1, K_SPECIAL | K_SMALL | K_ZEROPAD, 16 };
+    kernel_number(w, num, s);
+}
+
+/* lib/ctype.c isalpha(): ASCII letters plus the Latin-1 letters 0xc0-0xff
+ * except 0xd7 and 0xf7 */
+static inline int kernel_isalpha(unsigned char c)
+{
+    if (c >= 0xc0)
+        return c != 0xd7 && c != 0xf7;
+    return (unsigned)((c | 0x20) - 'a') < 26;
+}
+
+/* A bounded text buffer for extensions that build their text first (the
+ * kernel's local char arrays): a sink over t[n], NUL-terminated by
+ * ksink_text(). */
+static inline struct sink ksink_on(char *t, size_t n)
+{
+    struct sink s = { t, n, 0 };
+    return s;
+}
+static inline const char *ksink_text(struct sink *s)
+{
+    s->buf[s->len < s->size ? s->len : s->size - 1] = 0;
+    return s->buf;
+}
+
+/* The kernel's %p extensions that read the bytes behind the pointer: fmt
+ * points at the letter after 'p', spec is the conversion's. Each returns 0
+ * when the letters name no extension it prints (the caller prints plain %p). */
+int kernel_ptr_ext(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
+/* conv_kaddr.c: %pI4 %pi4 %pI6 %pi6 %pI6c %pIS %piS and the "(%pI?)" ones */
+void kernel_ip_addr(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
+/* conv_kescape.c: %pE */
+void kernel_escaped(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
+/* conv_kerrname.c: %pe of an ERR_PTR */
+void kernel_err_ptr(struct sink *w, const void *ptr, struct kspec spec);
+/* conv_kbitmap.c: %pb %pbl */
+void kernel_bitmap(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
+/* conv_kresource.c: %pr %pR */
+void kernel_resource(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
+/* conv_ktime.c: %ptR %ptT */
+void kernel_time(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
+/* conv_kmisc.c: %p4cc %pNF */
+void kernel_fourcc(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
+void kernel_netdev(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec);
 
 #endif /* SCN_REF_INTERNAL_H */

@@ -21,28 +21,16 @@
  *    lower-case hex digits when there is no width; any alphanumeric
  *    extension letters after 'p' (kernel isalnum(), Latin-1 letters
  *    included) are skipped; the extensions that read the bytes behind the
- *    pointer (%pM %pI4 %pI6 %ph %pa %pU ...) are printed by conv_kptr.c,
- *    the others as plain %p.
+ *    pointer (%pM %pI %ph %pa %pU %pE %pb %pr %pt %p4cc %pN, %pe of an
+ *    ERR_PTR) are dispatched by conv_kptr.c; %px, %pK (kptr_restrict 0) and
+ *    the others print as plain %p.
+ * number(), string_nocheck(), error_string() and check_pointer() are shared
+ * with the extensions (internal.h).
  */
 #include "internal.h"
 
-#define K_SIGN 1
-#define K_LEFT 2
-#define K_PLUS 4
-#define K_SPACE 8
-#define K_ZEROPAD 16
-#define K_SMALL 32
-#define K_SPECIAL 64
-
 #define FIELD_WIDTH_MAX ((1 << 23) - 1)
 #define PRECISION_MAX ((1 << 15) - 1)
-
-struct kspec {
-    int field_width; /* always a value of a 24-bit signed bit-field */
-    int precision;   /* always a value of a 16-bit signed bit-field */
-    unsigned flags;
-    unsigned base;
-};
 
 static inline int trunc24(unsigned v)
 {
@@ -83,7 +71,7 @@ static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? 
 static const char hex_upper[] = "0123456789ABCDEF";
 
 /* number() */
-static void k_number(struct sink *w, unsigned long long num, struct kspec spec)
+void kernel_number(struct sink *w, unsigned long long num, struct kspec spec)
 {
     char tmp[3 * sizeof(num)];
     char sign = 0;
@@ -161,7 +149,7 @@ static void k_number(struct sink *w, unsigned long long num, struct kspec spec)
 
 /* string_nocheck() + widen_string(): the padding move_right() does in place
  * gives the same bytes as padding first. */
-static void k_string_nocheck(struct sink *w, const char *s, struct kspec spec)
+void kernel_string_nocheck(struct sink *w, const char *s, struct kspec spec)
 {
     size_t len = 0;
     if (spec.precision < 0) {
@@ -183,23 +171,29 @@ static void k_string_nocheck(struct sink *w, const char *s, struct kspec spec)
         sink_pad(w, ' ', spaces);
 }
 
-/* string(): check_pointer() first */
+/* error_string(): a message of at most 16 bytes unless a precision is given */
+void kernel_error_string(struct sink *w, const char *s, struct kspec spec)
+{
+    if (spec.precision == -1)
+        spec.precision = 2 * (int)sizeof(void *);
+    kernel_string_nocheck(w, s, spec);
+}
+
+/* check_pointer() */
+int kernel_check_pointer(struct sink *w, const void *p, struct kspec spec)
+{
+    uintptr_t v = (uintptr_t)p;
+    if (v >= 4096 && v < (uintptr_t)-4095)
+        return 0;
+    kernel_error_string(w, p ? "(efault)" : "(null)", spec);
+    return 1;
+}
+
+/* string() */
 static void k_string(struct sink *w, const char *s, struct kspec spec)
 {
-    uintptr_t v = (uintptr_t)s;
-    const char *msg = NULL;
-    if (!s)
-        msg = "(null)";
-    else if (v < 4096 || v >= (uintptr_t)-4095)
-        msg = "(efault)";
-    if (msg) {
-        /* error_string() */
-        if (spec.precision == -1)
-            spec.precision = 2 * (int)sizeof(void *);
-        k_string_nocheck(w, msg, spec);
-        return;
-    }
-    k_string_nocheck(w, s, spec);
+    if (!kernel_check_pointer(w, s, spec))
+        kernel_string_nocheck(w, s, spec);
 }
 
 /* pointer_string() */
@@ -211,7 +205,7 @@ static void k_pointer(struct sink *w, const void *p, struct kspec spec)
         spec.field_width = 2 * (int)sizeof(p);
         spec.flags |= K_ZEROPAD;
     }
-    k_number(w, (unsigned long long)(uintptr_t)p, spec);
+    kernel_number(w, (unsigned long long)(uintptr_t)p, spec);
 }
 
 /* "while (--spec.field_width > 0)" on the 24-bit field: returns the spaces
@@ -329,7 +323,7 @@ void kernel_format(struct sink *w, const char *fmt, va_list *ap)
             const void *ptr = va_arg(*ap, const void *);
             ++p;
             if (!k_isalnum(*p) ||
-                !kernel_ptr_ext(w, p, ptr, spec.field_width, spec.precision, (spec.flags & K_LEFT) != 0))
+                !kernel_ptr_ext(w, p, ptr, spec))
                 k_pointer(w, ptr, spec);
             while (k_isalnum(*p))
                 p++;
@@ -399,6 +393,6 @@ void kernel_format(struct sink *w, const char *fmt, va_list *ap)
                 num = va_arg(*ap, unsigned int);
             break;
         }
-        k_number(w, num, spec);
+        kernel_number(w, num, spec);
     }
 }

@@ -41,6 +41,13 @@ static const struct { const char *name; int n; } KEXT[] = {
     { "I6", 16 }, { "i6", 16 }, { "I6c", 16 }, { "i6c", 16 },
     { "h", 0 }, { "hC", 0 }, { "hD", 0 }, { "hN", 0 }, { "a", 8 }, { "ap", 8 }, { "ad", 8 },
     { "U", 16 }, { "Ub", 16 }, { "UB", 16 }, { "Ul", 16 }, { "UL", 16 },
+    /* n < 0: the length the case decides: -1 %pE (the width, none: 1), -2 %pb
+     * (8 per 64 bits of the width), -3 %pIS (by the family), -4 %pe (none) */
+    { "IS", -3 }, { "iS", -3 }, { "ISc", -3 }, { "ISpc", -3 }, { "ISpfsc", -3 }, { "iSpfs", -3 },
+    { "ISph", -3 }, { "ISfl", -3 }, { "E", -1 }, { "Ea", -1 }, { "Ec", -1 }, { "Eh", -1 }, { "Eo", -1 },
+    { "Ep", -1 }, { "Ens", -1 }, { "Ehp", -1 }, { "e", -4 }, { "4cc", 4 }, { "4c", 4 }, { "NF", 8 },
+    { "N", 8 }, { "b", -2 }, { "bl", -2 }, { "r", 24 }, { "R", 24 }, { "tR", 36 }, { "tRd", 36 },
+    { "tRtr", 36 }, { "tRs", 36 }, { "tT", 8 }, { "tTdr", 8 }, { "t", 0 },
 };
 #define NKEXT (sizeof KEXT / sizeof KEXT[0])
 static int kptr_ok; /* check_types: %p extensions allowed (SCN_DECODE_KPTR) */
@@ -135,11 +142,23 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
                     memcpy(SEEN.ext[k_], p, (size_t)(e - p));
                     SEEN.ext[k_][e - p] = 0;
                     int len = KEXT[x].n;
-                    if (!len) { /* %ph: the width */
-                        long long wv = star_w >= 0 ? c->args[star_w].v.i : lit_w >= 0 ? lit_w : 1;
-                        if (wv < 0) wv = -wv;
-                        len = wv < 64 ? (int)wv : 64;
-                    }
+                    int has_w = star_w >= 0 || lit_w >= 0;
+                    long long wv = star_w >= 0 ? c->args[star_w].v.i : lit_w;
+                    if (wv < 0) wv = -wv;
+                    if (!len && p[0] == 'h') /* %ph: the width, none: 1, at most 64 */
+                        len = !has_w ? 1 : wv < 64 ? (int)wv : 64;
+                    else if (len == -1) /* %pE: the width, none: 1 */
+                        len = !has_w ? 1 : (int)wv;
+                    else if (len == -2) /* %pb: 8 per 64 bits */
+                        len = !has_w ? 0 : (int)(wv + 63) / 64 * 8;
+                    else if (len == -3) { /* %pIS: by the family of the bytes */
+                        const struct scn_arg *m = &c->args[k_];
+                        unsigned fam = m->type == SCN_ARG_MEM && !m->is_null && !m->is_err && m->len >= 2
+                                           ? (unsigned char)c->arena[m->off] | (unsigned char)c->arena[m->off + 1] << 8
+                                           : 0;
+                        len = fam == 10 ? 28 : fam == 2 ? (m->len == 8 ? 8 : 16) : 2;
+                    } else if (len == -4) /* %pe: no bytes (a valid pointer) */
+                        len = 0;
                     SEEN.memlen[k_] = len;
                     p = e;
                 }

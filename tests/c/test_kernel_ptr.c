@@ -6,86 +6,7 @@
  * return value on "ref-kernel" and "kernel" at every buffer size from 0 to
  * the length + 1, in both return-value families. Then a few expected strings
  * from Documentation/core-api/printk-formats.rst. */
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "../../core/targets/target.h"
-#include "case.h"
-#include "check.h"
-#include "check_case.h"
-
-extern const struct scn_target scn_target_kernel;
-
-#define SENTINEL 0x5a
-#define BUFSZ 1100
-
-static const struct scn_target *rk, *kt;
-static int ncases;
-
-/* the canonical quoted form of n bytes */
-static void quote(char *d, const unsigned char *b, size_t n)
-{
-    *d++ = '"';
-    for (size_t i = 0; i < n; i++) {
-        if (b[i] >= 0x20 && b[i] <= 0x7e && b[i] != '"' && b[i] != '\\')
-            *d++ = (char)b[i];
-        else if (b[i] == '\\' || b[i] == '"')
-            d += sprintf(d, "\\%c", b[i]);
-        else if (b[i] == '\n')
-            d += sprintf(d, "\\n");
-        else if (b[i] == '\t')
-            d += sprintf(d, "\\t");
-        else if (b[i] == '\r')
-            d += sprintf(d, "\\r");
-        else
-            d += sprintf(d, "\\x%02x", b[i]);
-    }
-    *d++ = '"';
-    *d = 0;
-}
-
-/* one case, compared at every size in both families */
-static void compare(const char *text)
-{
-    static char a[BUFSZ], b[BUFSZ];
-    struct scn_case *c = parse(text);
-    int full = scn_case_call(kt->vsnprintf, c, b, sizeof b);
-    ncases++;
-    CHECK(full >= 0 && full < BUFSZ - 2, "%s: kernel gave %d", text, full);
-    if (full < 0 || full >= BUFSZ - 2)
-        return;
-    for (int fam = 0; fam < 2; fam++) {
-        scn_vprintf_fn rf = fam ? rk->vscnprintf : rk->vsnprintf;
-        scn_vprintf_fn kf = fam ? kt->vscnprintf : kt->vsnprintf;
-        for (size_t size = 0; size <= (size_t)full + 1; size++) {
-            memset(a, SENTINEL, sizeof a);
-            memset(b, SENTINEL, sizeof b);
-            int ra = scn_case_call(rf, c, size ? a : NULL, size);
-            int rb = scn_case_call(kf, c, size ? b : NULL, size);
-            CHECK(ra == rb && memcmp(a, b, sizeof a) == 0,
-                  "%s (%s, size %zu): ref-kernel %d \"%.*s\", kernel %d \"%.*s\"", text,
-                  fam ? "vscnprintf" : "vsnprintf", size, ra, (int)strnlen(a, size), a, rb,
-                  (int)strnlen(b, size), b);
-        }
-    }
-}
-
-/* fmt with one mem argument (and "int:W " before it when star) */
-static void with_mem(const char *fmt, const char *star, const char *mem)
-{
-    char text[1024], qf[128];
-    quote(qf, (const unsigned char *)fmt, strlen(fmt));
-    snprintf(text, sizeof text, "%s %s%smem:%s", qf, star ? star : "", star ? " " : "", mem);
-    compare(text);
-}
-
-static void with_bytes(const char *fmt, const char *star, const unsigned char *bytes, size_t n)
-{
-    char q[600];
-    quote(q, bytes, n);
-    with_mem(fmt, star, q);
-}
+#include "test_kernel_ptr_compare.h"
 
 /* each conversion with each modifier, each byte pattern, NULL and errors */
 static void family(const char *const *convs, size_t nconv, const unsigned char (*pats)[16], size_t npat,
@@ -112,15 +33,6 @@ static void family(const char *const *convs, size_t nconv, const unsigned char (
     }
 }
 
-static void expect(const char *text, const char *out)
-{
-    char buf[BUFSZ];
-    struct scn_case *c = parse(text);
-    int r = scn_case_call(rk->vsnprintf, c, buf, sizeof buf);
-    CHECK(r == (int)strlen(out) && strcmp(buf, out) == 0, "%s: gave %d \"%s\", expected \"%s\"", text, r, buf,
-          out);
-}
-
 int main(void)
 {
     static unsigned char pats[12][16] = {
@@ -140,10 +52,7 @@ int main(void)
     for (int i = 0; i < 16; i++)
         pats[11][i] = (unsigned char)rnd();
 
-    rk = scn_target_find("ref-kernel");
-    kt = &scn_target_kernel;
-    CHECK(rk != NULL, "no ref-kernel target");
-    if (!rk)
+    if (!kptr_targets())
         return check_summary("test_kernel_ptr");
 
     static const char *const mac[] = { "M", "MR", "MF", "m", "mR", "mF" };
