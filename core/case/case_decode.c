@@ -144,7 +144,7 @@ static const struct {
     { "Eo", 0, KX_ESC }, { "Ep", 0, KX_ESC }, { "Ens", 0, KX_ESC }, { "Ehp", 0, KX_ESC },
     /* 48: error names, fourcc, netdev features (and their "(%p4?)" "(%pN?)"), bitmaps, resources */
     { "e", 0, KX_ERR }, { "4cc", 4, 0 }, { "4c", 4, 0 }, { "NF", 8, 0 }, { "N", 8, 0 },
-    { "b", 0, KX_BITS }, { "bl", 0, KX_BITS }, { "r", 24, KX_RES }, { "R", 24, KX_RES },
+    { "b", 0, KX_BITS }, { "bl", 0, KX_BITS }, { "r", 32, KX_RES }, { "R", 32, KX_RES },
     /* 57: struct rtc_time (36 bytes), time64_t, "(%pt?)" */
     { "tR", 36, KX_RTC }, { "tRd", 36, KX_RTC }, { "tRtr", 36, KX_RTC }, { "tRs", 36, KX_RTC },
     { "tT", 8, KX_TIME }, { "tTdr", 8, KX_TIME }, { "t", 0, 0 },
@@ -383,7 +383,8 @@ static void kptr_struct(unsigned char *d, unsigned kind, struct rd *r)
                          (x & 32 ? 0x200000 : 0) | (x & 64 ? 0x10000000 : 0) | (x & 128 ? 0x20000000 : 0);
         put_le(d, start, 8);
         put_le(d + 8, end, 8);
-        put_le(d + 16, flags, 8);
+        put_le(d + 16, 0, 8); /* the name pointer (include/linux/ioport.h), not read */
+        put_le(d + 24, flags, 8);
     } else if (kind == KX_RTC) { /* sec min hour mday mon year, in range or any int */
         static const int span[6] = { 61, 60, 24, 31, 12, 300 }, base[6] = { 0, 0, 0, 1, 0, -100 };
         for (int i = 0; i < 9; i++) {

@@ -29,7 +29,7 @@ PCITE = {
     "kernel.pb": PRINTK + "\"bitmap and its derivatives such as cpumask and nodemask\"; lib/vsprintf.c "
                           "bitmap_string(), bitmap_list_string() (field width = bit count)",
     "kernel.pr": PRINTK + "\"Struct Resources\"; lib/vsprintf.c resource_string() (struct resource as "
-                          "u64 start, u64 end, unsigned long flags)",
+                          "u64 start, u64 end, const char *name, unsigned long flags: include/linux/ioport.h)",
     "kernel.pt": PRINTK + "\"Time and date\"; lib/vsprintf.c time_and_date(), rtc_str(), time64_str(), "
                           "date_str(), time_str(); kernel/time/timeconv.c time64_to_tm()",
     "kernel.pN": PRINTK + "\"Network device features\"; lib/vsprintf.c netdev_bits(), special_hex_number()",
@@ -376,8 +376,11 @@ def fam_kernel_pbitmap():
 
 
 def resource(start, end, flags):
-    """struct resource as this corpus passes it: u64 start, u64 end, unsigned long flags."""
-    return ("mem", start.to_bytes(8, "little") + end.to_bytes(8, "little") + flags.to_bytes(8, "little"))
+    """struct resource as Linux 6.1 lays it out on x86-64 (include/linux/ioport.h),
+    up to what vsprintf.c reads: u64 start, u64 end, const char *name (NULL),
+    unsigned long flags."""
+    return ("mem", start.to_bytes(8, "little") + end.to_bytes(8, "little") + bytes(8) +
+            flags.to_bytes(8, "little"))
 
 
 def fam_kernel_presource():

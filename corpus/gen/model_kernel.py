@@ -637,9 +637,10 @@ def resource_string(ext, mem, flags, fw, prec):
     pref / window / disabled (R; an unset one shows "size N"), "]"; the type
     picks the number style: io 0x%04x, mem (and ??? for no type, never
     decoded) 0x%08x, irq/dma decimal, bus %02x. The whole text then gets the
-    caller's spec (string_nocheck()). The struct as the brief of this corpus
-    has it: u64 start, u64 end, unsigned long flags (little-endian)."""
-    start, end, rflags = (int.from_bytes(mem[i:i + 8], "little") for i in (0, 8, 16))
+    caller's spec (string_nocheck()). The struct as include/linux/ioport.h
+    lays it out on x86-64: u64 start, u64 end, const char *name, unsigned long
+    flags (little-endian)."""
+    start, end, rflags = (int.from_bytes(mem[i:i + 8], "little") for i in (0, 8, 24))
     decode = ext[:1] == b"R"
     hexs = lambda w: lambda n: number(n, 16, SPECIAL | SMALL | ZEROPAD, w, -1)
     dec = lambda n: number(n, 10, 0, 0, -1)
@@ -773,7 +774,7 @@ def mem_needed(ext, fw, mem):
     if c == b"b":                      # whole unsigned longs, at least one
         return 8 * max(1, (max(fw, 0) + 63) // 64)
     if c in (b"r", b"R"):
-        return 24
+        return 32                      # start, end, name, flags (include/linux/ioport.h)
     if c == b"t":
         return {b"R": 36, b"T": 8}.get(ext[1:2], 0)
     raise NotDefined("extension not modelled")

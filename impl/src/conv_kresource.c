@@ -4,8 +4,9 @@
  *   %pr   [mem 0x60000000-0x6fffffff flags 0x2200]     raw flags
  *   %pR   [mem 0x60000000-0x6fffffff pref]             decoded flags
  *
- * The struct is x86-64's: u64 start, u64 end, unsigned long flags (24
- * bytes). The type is the first of the IORESOURCE_IO (0x100, "io  ", 0x +
+ * The struct is Linux 6.1's on x86-64 (include/linux/ioport.h): u64 start,
+ * u64 end, const char *name (not read), unsigned long flags at offset 24;
+ * the 32 bytes up to the end of flags are read. The type is the first of the IORESOURCE_IO (0x100, "io  ", 0x +
  * at least 4 hex digits), MEM (0x200, "mem ", 0x + 8), IRQ (0x400, "irq ",
  * decimal), DMA (0x800, "dma ", decimal), BUS (0x1000, "bus ", 2 hex digits,
  * no 0x) bits set in flags, else "??? " (as mem, and never decoded). Then
@@ -52,7 +53,7 @@ void kernel_resource(struct sink *w, const unsigned char *fmt, const void *ptr, 
         return;
     __builtin_memcpy(&start, ptr, 8);
     __builtin_memcpy(&end, (const char *)ptr + 8, 8);
-    __builtin_memcpy(&flags, (const char *)ptr + 16, 8);
+    __builtin_memcpy(&flags, (const char *)ptr + 24, 8);
 
     sink_putc(&s, '[');
     if (flags & IORES_IO) {

@@ -46,7 +46,7 @@ static const struct { const char *name; int n; } KEXT[] = {
     { "IS", -3 }, { "iS", -3 }, { "ISc", -3 }, { "ISpc", -3 }, { "ISpfsc", -3 }, { "iSpfs", -3 },
     { "ISph", -3 }, { "ISfl", -3 }, { "E", -1 }, { "Ea", -1 }, { "Ec", -1 }, { "Eh", -1 }, { "Eo", -1 },
     { "Ep", -1 }, { "Ens", -1 }, { "Ehp", -1 }, { "e", -4 }, { "4cc", 4 }, { "4c", 4 }, { "NF", 8 },
-    { "N", 8 }, { "b", -2 }, { "bl", -2 }, { "r", 24 }, { "R", 24 }, { "tR", 36 }, { "tRd", 36 },
+    { "N", 8 }, { "b", -2 }, { "bl", -2 }, { "r", 32 }, { "R", 32 }, { "tR", 36 }, { "tRd", 36 },
     { "tRtr", 36 }, { "tRs", 36 }, { "tT", 8 }, { "tTdr", 8 }, { "t", 0 },
 };
 #define NKEXT (sizeof KEXT / sizeof KEXT[0])

@@ -63,7 +63,9 @@ static void test_bitmap(void)
     }
 }
 
-/* ---- %pr %pR: u64 start, u64 end, unsigned long flags */
+/* ---- %pr %pR: struct resource as include/linux/ioport.h lays it out on
+ * x86-64: u64 start, u64 end, const char *name, unsigned long flags (what
+ * vsprintf.c reads ends there) */
 static void test_resource(void)
 {
     static const struct { uint64_t start, end, flags; } res[] = {
@@ -86,17 +88,17 @@ static void test_resource(void)
         { 18446744073709551615ull, 12345678901234567890ull, 0x400 | 0x10000000 | 0x2000 | 0x100000 | 0x200000 },
     };
     static const char *const forms[] = { "r", "R", "Rx", "rR" };
-    unsigned char b[24];
+    unsigned char b[32] = { 0 };
     for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
         for (size_t i = 0; i < sizeof res / sizeof res[0]; i++) {
             put64(b, res[i].start);
             put64(b + 8, res[i].end);
-            put64(b + 16, res[i].flags);
-            each_mod(forms[f], b, 24, mods, NMODS);
+            put64(b + 24, res[i].flags);
+            each_mod(forms[f], b, 32, mods, NMODS);
         }
         each_mod(forms[f], NULL, 0, mods, NMODS);
     }
-    with_bytes("[%*pR]", "int:-60", b, 24);
+    with_bytes("[%*pR]", "int:-60", b, 32);
 }
 
 /* ---- %ptR (struct rtc_time, 36 bytes) %ptT (time64_t) */
@@ -169,9 +171,11 @@ static void test_expected(void)
     expect_args("%*pb|%*pbl|%*pbl|%*pb", "e0ff0|0-1,3,8-11||1,ffffffff",
                 (struct xarg[]){ { "int:20", "\xf0\x0f\x0e\0\0\0\0\0", 8 }, { "int:20", "\x0b\x0f\0\0\0\0\0\0", 8 },
                                  { "int:0", "", 0 }, { "int:33", "\xff\xff\xff\xff\x01\0\0\0", 8 } }, 4);
-    unsigned char r[24] = { 0, 0, 0, 0x60, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x6f, 0, 0, 0, 0, 0, 0x22 };
+    /* start, end, the name pointer (NULL), flags */
+    unsigned char r[32] = { 0, 0, 0, 0x60, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0x6f, 0, 0, 0, 0,
+                            0, 0, 0, 0, 0, 0, 0, 0, 0, 0x22 };
     expect_args("%pr|%pR", "[mem 0x60000000-0x6fffffff flags 0x2200]|[mem 0x60000000-0x6fffffff pref]",
-                (struct xarg[]){ { 0, r, 24 }, { 0, r, 24 } }, 2);
+                (struct xarg[]){ { 0, r, 32 }, { 0, r, 32 } }, 2);
     unsigned char t1[8], t2[8], t0[8] = { 0 };
     put64(t1, 1234567890);
     put64(t2, 951782400);

@@ -242,7 +242,13 @@ struct file { struct path f_path; };
 struct block_device;
 
 /* ---------------------------------------------------------------- resource */
-struct resource { resource_size_t start, end; unsigned long flags; };
+/* include/linux/ioport.h's layout (vsprintf.c reads start, end and flags) */
+struct resource {
+    resource_size_t start, end;
+    const char *name;
+    unsigned long flags, desc;
+    struct resource *parent, *sibling, *child;
+};
 #define IORESOURCE_IO 0x00000100
 #define IORESOURCE_MEM 0x00000200
 #define IORESOURCE_IRQ 0x00000400
