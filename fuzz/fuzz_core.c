@@ -114,6 +114,29 @@ enum scn_dialect fz_decode(const struct fz_config *cfg, const uint8_t *data, siz
 
 /* ------------------------------------------------------------ reporting */
 
+/* A new root cause ends a fuzzing run (outside a campaign) with abort(). The
+ * frames of that abort are the same for every finding, and ClusterFuzz
+ * (OSS-Fuzz, ClusterFuzzLite) groups crashes by a "crash state" made of the
+ * top frames: every root cause would be one crash. Its stack analyzer also
+ * reads glibc's assert() line, "FILE:LINE: FUNC: Assertion `EXPR' failed."
+ * (ASSERT_REGEX_GLIBC, clusterfuzz/stacktraces/constants.py): EXPR becomes
+ * the crash state's first line, the type is ASSERT and the sanitizer's ABRT
+ * report that follows is not taken for another crash. So the signature is
+ * printed in that form just before abort(): one ClusterFuzz crash per root
+ * cause (docs/FINDINGS.md). Bytes outside printable ASCII are escaped (\xHH):
+ * ClusterFuzz drops them, and a newline would break the line. */
+static _Noreturn void abort_on_new_root_cause(const char *signature)
+{
+    fprintf(stderr, "%s:%d: %s: Assertion `", __FILE__, __LINE__, __func__);
+    for (const unsigned char *p = (const unsigned char *)signature; *p; p++) {
+        if (*p >= 0x20 && *p < 0x7f) fputc(*p, stderr);
+        else fprintf(stderr, "\\x%02x", *p);
+    }
+    fputs("' failed.\n", stderr);
+    fflush(stderr);
+    abort();
+}
+
 /* Writes one finding record (finding.h) to SCN_FINDINGS and stderr (fuzz
  * mode) or stdout (replay). Returns 1 when it is a bug, 0 when a rule
  * explains it; aborts on a bug in fuzz mode outside a campaign. */
@@ -136,7 +159,7 @@ static size_t write_record(const struct fz_config *cfg, const struct scn_case *o
     fwrite(line, 1, n, out);
     fputc('\n', out);
     fflush(out);
-    if (run_mode == FZ_MODE_FUZZ && fatal && !campaign) abort();
+    if (run_mode == FZ_MODE_FUZZ && fatal && !campaign) abort_on_new_root_cause(rc->signature);
     return (size_t)fatal;
 }
 
