@@ -28,6 +28,7 @@ KPTR_EXT = [("M", 6), ("MR", 6), ("MF", 6), ("m", 6), ("mR", 6), ("mF", 6),
             ("I6", 16), ("i6", 16), ("I6c", 16), ("i6c", 16),
             ("h", 0), ("hC", 0), ("hD", 0), ("hN", 0), ("a", 8), ("ap", 8), ("ad", 8),
             ("U", 16), ("Ub", 16), ("UB", 16), ("Ul", 16), ("UL", 16)]
+KPTR_V = 64  # kptr_ext[64]: %pV, its mem argument a VAF whose format case_decode.c's vaf_format() builds
 
 
 def op_for(table, conv):
@@ -124,7 +125,22 @@ def kptr_seeds():
     seeds.append(ctrl(9, 1) + hdr + kptr_item("ad", 4, raw[:8], wmode=1, pmode=1, width=30, prec=2) +
                  literal(" ") + kptr_item("mR", 2, bytes([0, 1, 2, 3, 6, 7])) +
                  literal(" ") + kptr_item("i4", 3, bytes([2, 3, 4, 5])))
-    return seeds
+    return seeds + vaf_seeds()
+
+
+def vaf_seeds():
+    """%pV: "<%pV>" with a VAF format "[%d|%s|%pM|%pV|%*d]" (vaf_format(): an item byte b < 0xa0 is the
+    literal chr(0x20 + b), 0xa0 + i the conversion i of its table: 0 %d, 2 %s, 5 %pM, 6 %pV, 14 %*d),
+    then NULL with a width and ERR(-14) with a precision between other conversions"""
+    hdr = b"\x00"
+    lit = lambda ch: ord(ch) - 0x20
+    items = [lit("["), 0xA0, lit("|"), 0xA2, lit("|"), 0xA5, lit("|"), 0xA6, lit("|"), 0xAE, lit("]")]
+    vaf = conv_item(KERNEL_KPTR_TABLE, "K", vc=2, value=bytes([KPTR_V, len(items) - 1] + items))
+    null = conv_item(KERNEL_KPTR_TABLE, "K", flags=1, wmode=1, width=12, vc=0, value=bytes([KPTR_V]))
+    err = conv_item(KERNEL_KPTR_TABLE, "K", pmode=1, prec=3, vc=1, value=bytes([KPTR_V, 13, 0]))
+    return [ctrl(5, 1) + hdr + literal("<") + vaf + literal(">"),
+            ctrl(11, 1) + hdr + conv_item(KERNEL_KPTR_TABLE, "d", vc=2, value=b"\x02") + literal(" ") + null +
+            literal(" ") + err + literal(" ") + vaf]
 
 
 PARSE_SEEDS = [

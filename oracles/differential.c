@@ -119,10 +119,13 @@ static size_t memo_key(const struct scn_case *sub, const struct scn_spec *s, enu
                 (!a->is_null && key_put(k, &kn, sub->arena + a->off, a->len * sizeof(wchar_t)));
             break;
         case SCN_ARG_N: break;
-        case SCN_ARG_MEM: /* the error value, the bytes */
-            r = key_put(k, &kn, &a->v.u, sizeof a->v.u) || key_put(k, &kn, &a->len, sizeof a->len) ||
+        case SCN_ARG_MEM: { /* which form (bytes, ERR, VAF), the error value, the bytes */
+            unsigned char form[2] = { a->is_err, a->is_vaf };
+            r = key_put(k, &kn, form, sizeof form) || key_put(k, &kn, &a->v.u, sizeof a->v.u) ||
+                key_put(k, &kn, &a->len, sizeof a->len) ||
                 (!a->is_null && key_put(k, &kn, sub->arena + a->off, a->len));
             break;
+        }
         default: r = key_put(k, &kn, &a->v.u, sizeof a->v.u); break;
         }
         if (r) return 0;

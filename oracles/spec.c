@@ -176,6 +176,7 @@ int scn_case_add_arg(struct scn_case *d, const struct scn_arg *a, const char *ar
         return scn_case_add_wstr(d, a->is_null ? NULL : (const wchar_t *)(const void *)(arena + a->off), a->len);
     case SCN_ARG_N: return scn_case_add_n(d, (enum scn_n_type)a->ntype);
     case SCN_ARG_MEM:
+        if (a->is_vaf) return scn_case_add_mem_vaf(d, arena + a->off, a->len);
         return a->is_err ? scn_case_add_mem_err(d, a->v.i) : scn_case_add_mem(d, a->is_null ? NULL : arena + a->off, a->len);
     }
     return -1;

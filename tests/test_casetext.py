@@ -65,6 +65,9 @@ def both_ways(case, text):
                                      ("mem", ("err", -4095)), ("int", 0), ("mem", b"")]),
      '"%pI4 %pM %pM %pM %*ph" mem:"\\xc0\\xa8\\x01\\n" mem:NULL mem:ERR(-14) mem:ERR(-4095) int:0 mem:""'),
     (Case(b"%pa", [("mem", ("err", -1)), ("mem", b'"\\ \x00')], [8]), '"%pa" mem:ERR(-1) mem:"\\"\\\\ \\x00" @8'),
+    # mem:VAF: a struct va_format for %pV, its format with the string escapes
+    (Case(b"<%pV|%pV|%pV>", [("mem", ("vaf", b'a%d "%s"\x00\t%%')), ("mem", ("vaf", b"")), ("mem", None)]),
+     '"<%pV|%pV|%pV>" mem:VAF("a%d \\"%s\\"\\x00\\t%%") mem:VAF("") mem:NULL'),
 ])
 def test_round_trip_through_c(case, text):
     both_ways(case, text)
@@ -89,7 +92,8 @@ def test_nan_payloads_are_not_in_the_form():
     ("double", -1), ("double", 2**64), ("ldouble", (0, 0x8000, 0)), ("ldouble", (2, 0, 0)), ("ldouble", (0, 0, 2**64)),
     ("wstr", [2**32 + 65]), ("wstr", [-1]),
     ("mem", ("err", 0)), ("mem", ("err", -4096)), ("mem", ("err", 14)), ("mem", ("err", -2**64)),
-    ("mem", ("eno", -14)), ("mem", ("err", -14, 0)),
+    ("mem", ("eno", -14)), ("mem", ("err", -14, 0)), ("mem", ("vaf", "%d")), ("mem", ("vaf", b"%d", 0)),
+    ("mem", ("vaf", b"x" * 8192)),
 ])
 def test_values_beyond_their_type_are_refused(t, v):
     with pytest.raises(ValueError):
@@ -106,6 +110,10 @@ def test_mem_bytes_fill_the_arena_exactly():
     with pytest.raises(ValueError):
         Case(b"%p", [("mem", big), ("mem", b"x")]).text()
     Case(b"%p", [("mem", big), ("mem", b""), ("mem", None), ("mem", ("err", -5))]).text()
+    # a VAF's format takes its bytes and a NUL
+    Case(b"%pV", [("mem", ("vaf", big[:-1]))]).text()
+    with pytest.raises(ValueError):
+        Case(b"%pV", [("mem", ("vaf", big))]).text()
 
 
 def test_the_model_limits_are_c_s():
@@ -134,6 +142,10 @@ def test_the_model_limits_are_c_s():
     ('"%p" mem:ERR(-4096)', "col 14: value out of range (min -4095)"),
     ('"%p" mem:ERR(14)', "col 14: expected a negative errno value"),
     ('"%p" mem:ERR(-14', "col 17: expected ')' closing ERR("),
+    ('"%p" mem:VAF("ab"', "col 18: expected ')' closing VAF("),
+    ('"%p" mem:VAF("ab")x', "col 19: expected a space after the closing ')'"),
+    ('"%p" mem:VAF(ab)', "col 14: expected '\"' to open a quoted string"),
+    ('"%p" mem:VAF', "or VAF(\"fmt\")"),
     # decimal floats: a C decimal floating constant (an integer is not one), within range
     ('"%f" double:1', "col 13: expected a hex float"),
     ('"%f" double:+1.5', "col 13: expected a hex float"),

@@ -117,7 +117,7 @@ def test_categories_present():
     for c in ["kernel.stop", "kernel.number", "kernel.string", "kernel.ptr", "kernel.clamp", "kernel.qualifier",
               "kernel.pM", "kernel.pI", "kernel.ph", "kernel.pa", "kernel.pU", "kernel.pIS", "kernel.pE",
               "kernel.pe", "kernel.p4cc", "kernel.pb", "kernel.pr", "kernel.pt", "kernel.pN", "kernel.px",
-              "kernel.pK"]:
+              "kernel.pK", "kernel.pV"]:
         assert c in cats, c
 
 
@@ -143,13 +143,16 @@ def test_every_p_extension_appears():
         args = [t for t, _ in c.args]
         for m in re.finditer(rb"%[-+ #0]*(?:\d+|\*)?(?:\.(?:\d+|\*)?)?p([A-Za-z0-9]*)", c.fmt):
             found.setdefault(m.group(1).decode(), set()).update(
-                "null" if v is None else "err" if isinstance(v, tuple) else "mem"
+                "null" if v is None else "vaf" if isinstance(v, tuple) and v[0] == "vaf"
+                else "err" if isinstance(v, tuple) else "mem"
                 for t, v in c.args if t == "mem")
         assert "mem" in args or cat == "kernel.ptr", (text, "no mem argument")
     for e in P_EXTENSIONS:
         assert "mem" in found.get(e, ()), e
     for e in ["M", "I4", "I6c", "h", "a", "ad", "U", "ISpc", "E", "4cc", "b", "r", "tR", "NF"] + P_VALUE_ONLY:
         assert {"null", "err"} <= found.get(e, set()), e
+    # %pV reads a struct va_format (mem:VAF), not bytes
+    assert {"vaf", "null", "err"} <= found.get("V", set())
 
 
 # Hand-derived expectations (worked out from the cited clauses, not from any
@@ -219,6 +222,11 @@ SPOT = [
      '"trb: V=0000000000000000, P=0x0x0000000000001234"'),
     ('"%pM|" mem:NULL', '-', '"(null)|"'),
     ('"%pI4|" mem:ERR(-14)', '-', '"(efault)|"'),
+    # %pV: the nested format in place, its arguments all 0 / NULL; the outer width unused
+    ('"%s: %pV\\n" str:"eth0" mem:VAF("link %s, %d Mbps")', '-', '"eth0: link (null), 0 Mbps\\n"'),
+    ('"<%24pV>" mem:VAF("abc%d")', '-', '"<abc0>"'),
+    ('"<%pV>" mem:VAF("a%fb%d")', '-', '"<a>"'),
+    ('"%10pV|" mem:NULL', '-', '"    (null)|"'),
 ]
 
 

@@ -198,6 +198,10 @@ static void put_arg(struct scn_writer *o, const struct scn_case *c, const struct
         else if (a->is_err) {
             snprintf(t, sizeof t, "ERR(%lld)", a->v.i);
             scn_w_str(o, t);
+        } else if (a->is_vaf) {
+            scn_w_str(o, "VAF(");
+            put_quoted(o, c->arena + a->off, a->len);
+            scn_w_ch(o, ')');
         } else put_quoted(o, c->arena + a->off, a->len);
         break;
     }
@@ -595,16 +599,18 @@ static int parse_arg(const char *text, size_t len, size_t pos, size_t *endpos, s
             a->is_err = 1;
             break;
         }
-        if (vn == 0 || v[0] != '"')
-            ERR("col %zu: expected %s", vcol, type == SCN_ARG_MEM ? "quoted bytes, NULL or ERR(-E)"
+        /* VAF("fmt"): a struct va_format for %pV, the format stored like a str */
+        int vaf = type == SCN_ARG_MEM && vn >= 4 && !memcmp(v, "VAF(", 4);
+        if (!vaf && (vn == 0 || v[0] != '"'))
+            ERR("col %zu: expected %s", vcol, type == SCN_ARG_MEM ? "quoted bytes, NULL or ERR(-E), or VAF(\"fmt\")"
                                                                    : "a quoted string or NULL");
         size_t n = 0;
         long r;
-        if (type != SCN_ARG_WSTR) { /* str: the bytes and a NUL; mem: the bytes */
-            size_t nul = type == SCN_ARG_STR, room = SCN_CASE_ARENA - c->arena_used;
+        if (type != SCN_ARG_WSTR) { /* str and VAF: the bytes and a NUL; mem: the bytes */
+            size_t nul = type == SCN_ARG_STR || vaf, room = SCN_CASE_ARENA - c->arena_used;
             if (room < nul) ERR("col %zu: string storage full", vcol);
             char *dst = c->arena + c->arena_used;
-            r = parse_quoted_any(text, len, vpos, 0, 0, dst, NULL, room - nul, &n, err, errlen);
+            r = parse_quoted_any(text, len, vpos + (vaf ? 4 : 0), 0, 0, dst, NULL, room - nul, &n, err, errlen);
             if (r < 0) return -1;
             if (nul) dst[n] = 0;
             a->off = (uint32_t)c->arena_used;
@@ -621,8 +627,13 @@ static int parse_arg(const char *text, size_t len, size_t pos, size_t *endpos, s
             c->arena_used = off + (n + 1) * sizeof(wchar_t);
         }
         a->len = (uint32_t)n;
+        if (vaf) {
+            if ((size_t)r >= len || text[r] != ')') ERR("col %zu: expected ')' closing VAF(", (size_t)r + 1);
+            a->is_vaf = 1;
+            r++;
+        }
         if ((size_t)r != vend && (size_t)r < len && text[r] != ' ')
-            ERR("col %zu: expected a space after the closing '\"'", (size_t)r + 1);
+            ERR("col %zu: expected a space after the closing %s", (size_t)r + 1, vaf ? "')'" : "'\"'");
         vend = (size_t)r;
         break;
     }
@@ -805,6 +816,20 @@ int scn_case_add_mem_err(struct scn_case *c, long long e)
     return 0;
 }
 
+int scn_case_add_mem_vaf(struct scn_case *c, const char *fmt, size_t n)
+{
+    if (c->nargs >= SCN_CASE_MAX_ARGS) return -1;
+    char *dst = arena_alloc(c, n + 1, 1);
+    if (!dst) return -1;
+    struct scn_arg *a = new_arg(c, SCN_ARG_MEM);
+    memcpy(dst, fmt, n);
+    dst[n] = 0;
+    a->is_vaf = 1;
+    a->off = (uint32_t)(dst - c->arena);
+    a->len = (uint32_t)n;
+    return 0;
+}
+
 /* ---------------------------------------------------------------- call */
 
 /* The x86-64 System V va_list element (psABI 3.5.7). */
@@ -849,22 +874,52 @@ void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
 #define POOL_GAP 16
 static _Alignas(16) unsigned char call_pool[POOL_GAP + SCN_CASE_ARENA + SCN_CASE_MAX_ARGS * (2 * POOL_GAP)];
 
-/* The pointer a mem argument passes; *used: the pool bytes taken so far. */
-static uint64_t mem_pointer(const struct scn_case *c, const struct scn_arg *a, size_t *used)
+/* The copy of a mem argument's bytes (a VAF's with its NUL) in the pool;
+ * *used: the pool bytes taken so far. */
+static uint64_t mem_copy(const struct scn_case *c, const struct scn_arg *a, size_t *used)
 {
-    if (a->is_null) return 0;
-    if (a->is_err) return (uint64_t)a->v.i; /* ERR_PTR(e): (void *)(long)e */
-    if (a->len > sizeof call_pool - POOL_GAP - *used) /* args sharing bytes (not built by case.c) */
+    size_t n = (size_t)a->len + a->is_vaf;
+    if (n > sizeof call_pool - POOL_GAP - *used) /* args sharing bytes (not built by case.c) */
         return (uint64_t)(uintptr_t)(c->arena + a->off);
     if (*used == 0) {
         POISON(call_pool, sizeof call_pool);
         *used = POOL_GAP;
     }
     unsigned char *p = call_pool + *used;
-    UNPOISON(p, a->len);
-    memcpy(p, c->arena + a->off, a->len);
-    *used = ((*used + a->len + 15) & ~(size_t)15) + POOL_GAP;
+    UNPOISON(p, n);
+    memcpy(p, c->arena + a->off, n);
+    *used = ((*used + n + 15) & ~(size_t)15) + POOL_GAP;
     return (uint64_t)(uintptr_t)p;
+}
+
+/* mem:VAF: struct va_format as include/linux/printk.h declares it, one slot
+ * per argument index, and the zero words its va_list reads: a format of n
+ * bytes reads at most 2n/3 + 1 arguments ("%*d%*d..."), and n is at most the
+ * arena. The slots are rebuilt by every call (the kernel va_copy()s *va, but
+ * a callee that va_arg()s it in place must not change the next call); the
+ * zeros are only read (va_arg moves the va_list's pointer, not the words). */
+struct scn_va_format { const char *fmt; va_list *va; };
+static struct scn_va_format vaf_slot[SCN_CASE_MAX_ARGS];
+static va_list vaf_va[SCN_CASE_MAX_ARGS];
+static uint64_t vaf_zeros[SCN_CASE_ARENA * 2 / 3 + 16];
+
+/* The pointer a mem argument passes (argument i). */
+static uint64_t mem_pointer(const struct scn_case *c, size_t i, size_t *used)
+{
+    const struct scn_arg *a = &c->args[i];
+    if (a->is_null) return 0;
+    if (a->is_err) return (uint64_t)a->v.i; /* ERR_PTR(e): (void *)(long)e */
+    if (!a->is_vaf) return mem_copy(c, a, used);
+    return (uint64_t)(uintptr_t)scn_case_vaf_struct(i, (const char *)(uintptr_t)mem_copy(c, a, used));
+}
+
+void *scn_case_vaf_struct(size_t i, const char *fmt)
+{
+    struct sysv_va_tag tag = { 48, 304, vaf_zeros, vaf_zeros };
+    memcpy((void *)vaf_va[i], &tag, sizeof tag);
+    vaf_slot[i].fmt = fmt;
+    vaf_slot[i].va = &vaf_va[i];
+    return &vaf_slot[i];
 }
 
 struct direct_ctx { scn_vprintf_fn fn; };
@@ -922,7 +977,7 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
             area[k++] = (uint64_t)(uintptr_t)&c->nslot[i];
             break;
         case SCN_ARG_MEM:
-            area[k++] = mem_pointer(c, a, &pool_used);
+            area[k++] = mem_pointer(c, i, &pool_used);
             break;
         }
     }

@@ -55,6 +55,8 @@ struct scn_arg {
     unsigned char ntype;   /* enum scn_n_type (SCN_ARG_N only) */
     unsigned char is_null; /* str/wstr/ptr/mem: the NULL pointer */
     unsigned char is_err;  /* mem: the error pointer (void *)(long)v.i, -MAX_ERRNO <= v.i <= -1 */
+    unsigned char is_vaf;  /* mem: a struct va_format (the kernel's %pV) whose fmt is the bytes
+                              (arena: the bytes and a NUL) and whose va_list reads only zeros */
     uint32_t off;          /* str, mem: byte offset in arena; wstr: offset (4-aligned) */
     uint32_t len;          /* str, mem: bytes; wstr: wchar_t count (str/wstr without the NUL) */
     union {
@@ -117,6 +119,14 @@ int scn_case_add_n(struct scn_case *c, enum scn_n_type t);
 int scn_case_add_mem(struct scn_case *c, const void *p, size_t n);   /* p NULL: the NULL pointer */
 /* The error pointer ERR_PTR(e): -1 too when e is not in [-SCN_CASE_MAX_ERRNO, -1]. */
 int scn_case_add_mem_err(struct scn_case *c, long long e);
+/* mem:VAF("fmt"): a pointer to a struct va_format { fmt, va } for the kernel's
+ * %pV, fmt a NUL-terminated copy of the n bytes, va a va_list of zeros. */
+int scn_case_add_mem_vaf(struct scn_case *c, const char *fmt, size_t n);
+/* The struct va_format a mem:VAF argument (index i) passes: fmt (the
+ * caller's copy of its bytes and NUL) and a va_list of zero words. Rebuilt
+ * by each call: scn_case_call does it; a caller passing its own copies
+ * (certification) calls it once per call. */
+void *scn_case_vaf_struct(size_t i, const char *fmt);
 
 /* ---- calling ---- */
 
@@ -129,7 +139,13 @@ int scn_case_add_mem_err(struct scn_case *c, long long e);
  * points to a copy of its bytes made for the call in the case model's call
  * pool (case.c), 16-byte aligned; under ASan every byte of the pool but the
  * copies is poisoned during the call, so a read past (or before) a copy is
- * reported. The pool is one for the process: calls with mem arguments are for
+ * reported. A VAF mem argument passes a pointer to a struct va_format
+ * { const char *fmt; va_list *va; } (the kernel's include/linux/printk.h) in
+ * a static slot of its argument index, rebuilt by every call: fmt is the copy
+ * of its bytes and a NUL in the pool, va a va_list with gp_offset 48,
+ * fp_offset 304 and an overflow area of zero words (more than the format can
+ * read), so every conversion of the inner format reads 0 or NULL. The pool
+ * and the slots are one for the process: calls with mem arguments are for
  * one thread at a time, and a call made from inside fn with another case that
  * has mem arguments overwrites the copies. */
 int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size);
@@ -158,7 +174,8 @@ enum scn_decode_flags {
     SCN_DECODE_NO_BINARY = 1u << 6,  /* with SCN_DECODE_C23: still no %b/%B */
     SCN_DECODE_SHORT_LD = 1u << 7,   /* long doubles of %e/%f/%g kept within 2^+-1100 */
     /* kernel dialect: also the %p extensions that read bytes (%pM %pI4 %pI6c
-     * %ph %pa %pU ..., docs/CHOICES.md) with mem arguments (case_decode.c) */
+     * %ph %pa %pU ..., docs/CHOICES.md) with mem arguments, and %pV with a
+     * mem:VAF argument (case_decode.c) */
     SCN_DECODE_KPTR = 1u << 8,
 };
 
@@ -172,7 +189,8 @@ enum scn_decode_flags {
  * always followed by an ASCII non-alphanumeric byte (< 0x80) or the end;
  * with SCN_DECODE_KPTR also the %p extensions of case_decode.c's kptr_ext[]
  * (likewise followed), each with a mem argument: NULL, ERR(-E), or exactly
- * the bytes it reads (%ph: as many as its width says, at most 64).
+ * the bytes it reads (%ph: as many as its width says, at most 64; %pV: a
+ * VAF whose short format is built from the input).
  * The byte grammar (see case_decode.c) is: a header byte, then a stream of
  * items (literal runs, conversions with their flag/width/precision/length/
  * value bytes). Never fails: returns the number of input bytes consumed. */

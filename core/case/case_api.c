@@ -84,6 +84,7 @@ int scn_api_add_arg(struct scn_case *c, const struct scn_api_arg *a)
     case SCN_ARG_MEM:
         if (a->is_null) return scn_case_add_mem(c, NULL, 0);
         if (a->is_err) return a->neg ? scn_case_add_mem_err(c, (long long)a->bits) : -1;
+        if (a->is_vaf) return scn_case_add_mem_vaf(c, a->len ? a->data : no_bytes, a->len);
         return scn_case_add_mem(c, a->len ? a->data : no_bytes, a->len);
     }
     return -1;
@@ -132,6 +133,7 @@ int scn_api_get_arg(const struct scn_case *c, size_t i, struct scn_api_arg *a)
     }
     case SCN_ARG_STR: case SCN_ARG_WSTR: case SCN_ARG_MEM:
         a->is_err = s->is_err;
+        a->is_vaf = s->is_vaf;
         if (s->is_err) {
             a->bits = (uint64_t)s->v.i;
             a->neg = 1;

@@ -35,6 +35,7 @@ struct scn_api_arg {
     const void *data;  /* str, mem: the bytes; wstr: the code points (uint32_t) */
     size_t len;        /* str, mem: bytes; wstr: code points */
     int is_err;        /* mem: the error pointer ERR_PTR(bits) */
+    int is_vaf;        /* mem: a struct va_format for %pV whose format is data/len (VAF("...")) */
 };
 
 /* A handle, NULL when out of memory; a caller keeps its handles for good

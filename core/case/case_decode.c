@@ -44,6 +44,12 @@
  * of the width; %pIS: 16 or 8 for AF_INET, 28 for AF_INET6, 2 for any other
  * family, the family field written as such). The ISO dialect and kernel
  * inputs without the flag decode as before.
+ * kptr_ext[64] is %pV (the choice byte is taken modulo 65; one below 64
+ * chooses what it chose before %pV was added): value class 0 NULL, 1 an
+ * ERR_PTR, 2-7 mem:VAF, a struct va_format whose format vaf_format() builds
+ * from the input (1-12 items: printable literal bytes, or conversions of a
+ * small table, every %p form followed by a non-alphanumeric byte) and whose
+ * va_list reads zeros (case.h), so it is the same on every implementation.
  * Widths and precisions are <= SCN_DECODE_MAX_WIDTH; '*' arguments range over
  * [-512, 512] (negative width = '-' flag, negative precision = none).
  */
@@ -124,12 +130,14 @@ static const double dbl_special[] = {
  * (KX_HEX %ph: the width, at most 64; KX_ESC %pE: the width; KX_BITS %pb:
  * 8 per 64 bits of the width; KX_SOCK %pIS: by the family; KX_ERR %pe:
  * none). Entries 0-31 are the first set (fuzzer inputs made before the others
- * decode as they did); the choice byte is taken modulo 64. */
-enum { KX_FIXED, KX_HEX, KX_ESC, KX_BITS, KX_SOCK, KX_ERR, KX_RES, KX_RTC, KX_TIME };
+ * decode as they did), entry 64 %pV (KX_VAF: a VAF argument, vaf_format());
+ * the choice byte is taken modulo 65. */
+enum { KX_FIXED, KX_HEX, KX_ESC, KX_BITS, KX_SOCK, KX_ERR, KX_RES, KX_RTC, KX_TIME, KX_VAF };
+#define VAF_MAX 96 /* a %pV format's bytes at most (12 items) */
 static const struct {
     char name[7];
     unsigned char n, kind;
-} kptr_ext[64] = {
+} kptr_ext[65] = {
     { "M", 6, 0 },    { "MR", 6, 0 },   { "MF", 6, 0 },   { "m", 6, 0 },     { "mR", 6, 0 },   { "mF", 6, 0 },
     { "I4", 4, 0 },   { "I4h", 4, 0 },  { "I4n", 4, 0 },  { "I4b", 4, 0 },   { "I4l", 4, 0 },  { "i4", 4, 0 },
     { "i4h", 4, 0 },  { "i4n", 4, 0 },  { "i4b", 4, 0 },  { "i4l", 4, 0 },   { "I6", 16, 0 },  { "i6", 16, 0 },
@@ -148,6 +156,8 @@ static const struct {
     /* 57: struct rtc_time (36 bytes), time64_t, "(%pt?)" */
     { "tR", 36, KX_RTC }, { "tRd", 36, KX_RTC }, { "tRtr", 36, KX_RTC }, { "tRs", 36, KX_RTC },
     { "tT", 8, KX_TIME }, { "tTdr", 8, KX_TIME }, { "t", 0, 0 },
+    /* 64: struct va_format */
+    { "V", 0, KX_VAF },
 };
 
 static void canon_double(double *d)
@@ -409,6 +419,41 @@ static void esc_bytes(unsigned char *d, unsigned n, struct rd *r)
     for (unsigned i = 0; i < n; i++) d[i] = alpha[rb(r) & 15];
 }
 
+static int is_alnum(unsigned ch);
+
+/* a %pV format of 1-12 items into d (at most VAF_MAX bytes, no NUL; returns
+ * the length): a byte below 0xa0 is a printable literal byte ('%' doubled,
+ * a '.' before an alphanumeric one after a %p form, so that no letters the
+ * table does not name follow it), one above a conversion. With a va_list of
+ * zeros each prints 0, "(null)", zeros or a NUL byte; "%*d" reads two. */
+static unsigned vaf_format(char *d, struct rd *r)
+{
+    static const char *const conv[32] = {
+        "%d", "%x", "%s", "%c", "%p", "%pM", "%pV", "%5d", "%-4x", "%08X", "%#o", "%+i", "%.2s", "%10s", "%*d",
+        "%.*s", "%%", "%lu", "%hhd", "%zx", "%pI4", "%ph", "%pU", "%pE", "%20pV", "%-8pM", "%u", "% d", "%lld",
+        "%px", "%pa", "%pISc",
+    };
+    unsigned items = rb(r) % 12 + 1, n = 0;
+    int after_p = 0;
+    for (unsigned i = 0; i < items; i++) {
+        unsigned b = rb(r);
+        if (b < 0xa0) {
+            char ch = (char)(0x20 + b % 0x5f);
+            if (after_p && is_alnum((unsigned char)ch)) d[n++] = '.';
+            d[n++] = ch;
+            if (ch == '%') d[n++] = '%';
+            after_p = 0;
+        } else {
+            const char *cv = conv[(b - 0xa0) % 32];
+            size_t l = strlen(cv);
+            memcpy(d + n, cv, l);
+            n += (unsigned)l;
+            after_p = strchr(cv, 'p') != NULL;
+        }
+    }
+    return n;
+}
+
 /* |width| (literal or '*'), the width brought within max first */
 static long long kptr_width(struct gen *g, struct spec *s, int max)
 {
@@ -453,6 +498,9 @@ static int kptr_arg(struct gen *g, struct spec *s, unsigned e, unsigned vc, stru
         wv = kptr_width(g, s, 1024);
         n = wv < 0 ? 0 : (unsigned)(wv + 63) / 64 * 8;
         break;
+    case KX_VAF: /* the format and its NUL */
+        n = VAF_MAX + 1;
+        break;
     case KX_SOCK:
         /* the kernel prints p, f and s's numbers, with the conversion's width
          * and precision, into a fixed array without a bound: keep within it */
@@ -477,14 +525,18 @@ static int kptr_arg(struct gen *g, struct spec *s, unsigned e, unsigned vc, stru
         a->is_null = 1;
     } else {
         unsigned char *d = (unsigned char *)c->arena + c->arena_used;
-        if (kind == KX_SOCK) n = sock_bytes(d, vc, r);
+        if (kind == KX_VAF) {
+            n = vaf_format((char *)d, r);
+            d[n] = 0;
+            a->is_vaf = 1;
+        } else if (kind == KX_SOCK) n = sock_bytes(d, vc, r);
         else if (kind == KX_ERR) n = 0; /* a valid pointer: plain %p */
         else if (vc < 4 && (kind == KX_RES || kind == KX_RTC || kind == KX_TIME)) kptr_struct(d, kind, r);
         else if (vc < 4 && kind == KX_ESC) esc_bytes(d, n, r);
         else kptr_bytes(d, n, vc, r);
         a->off = (uint32_t)c->arena_used;
         a->len = n;
-        c->arena_used += n;
+        c->arena_used += n + a->is_vaf; /* a VAF's format and its NUL */
     }
     return k;
 }

@@ -1,7 +1,7 @@
 """The kernel's %p extensions that read the bytes behind the pointer, or print
 the pointer itself (kernel column only; the ISO dialect has no such
 conversions). Expected outputs from model_kernel.pointer_ext(); the arguments
-are ("mem", bytes | None | ("err", -E)) (docs/CASE_FORMAT.md). Deterministic:
+are ("mem", bytes | None | ("err", -E) | ("vaf", fmt)) (docs/CASE_FORMAT.md). Deterministic:
 every random choice uses a random.Random seeded with a fixed string.
 """
 import random
@@ -35,6 +35,9 @@ PCITE = {
     "kernel.pN": PRINTK + "\"Network device features\"; lib/vsprintf.c netdev_bits(), special_hex_number()",
     "kernel.px": PRINTK + "\"Unmodified Addresses\"; lib/vsprintf.c pointer_string() (NULL and ERR_PTR values)",
     "kernel.pK": PRINTK + "\"Kernel Pointers\"; lib/vsprintf.c restricted_pointer() (NULL and ERR_PTR values)",
+    "kernel.pV": PRINTK + "\"struct va_format\" (a \"recursive vsnprintf\"); lib/vsprintf.c va_format(): "
+                          "check_pointer(), then vsnprintf() of fmt with a va_copy() of *va into the room left; "
+                          "the case's va_list reads only zeros (mem:VAF, docs/CASE_FORMAT.md)",
 }
 PERR = "; NULL/ERR_PTR: lib/vsprintf.c check_pointer(), error_string() (precision 16 unless given)"
 PPLAIN = "; plain %p as no_hash_pointers (REF-CHOICE, docs/CHOICES.md)"
@@ -490,5 +493,37 @@ def fam_kernel_pvalue():
     return out
 
 
+def VAF(fmt):
+    return ("mem", ("vaf", fmt.encode("latin-1")))
+
+
+def fam_kernel_pvaformat():
+    """%pV: the inner format printed in place, every argument it reads 0 or
+    NULL (mem:VAF); the outer width and precision only for NULL / ERR_PTR."""
+    out = []
+    k = lambda f, a, extra="", sizes=None: _kcase(out, "kernel.pV", f, a, extra, sizes=sizes)
+    inner = ["", "plain text", "100%% sure", "a%db", "%d|%i|%u|%x|%X|%o", "%5d|%-5x|%08x|%#x|%#o|%+d|% d|%.3d",
+             "%hhd %hx %ld %lld %zu %zd %td %llx", "[%*d|%-*s|%.*s|%*.*x]", "%s|%10s|%-8s|%.2s|%.0s",
+             "%p|%px|%20p", "%pM|%pI4|%pI6c|%ph|%pU|%pa|%pE", "%pe|%pK|%pb|%pR|%ptR|%p4cc|%pNF|%pISpc",
+             "%20pM|%-12pI4|%.3pU", "x%cy", "%pV", "[%pV|%12pV|%-9pV|%.2pV]"]
+    for f in inner:
+        k("<%pV>", [VAF(f)])
+    for spec, pre in STR_SPECS[1:9]:
+        k("<%" + spec + "pV>", pre + [VAF("abc%d")], "; the width and precision are not used")
+    k("<%pV>", [VAF("a%fb%d")], "; an invalid conversion stops the nested vsnprintf() only")
+    k("<%pV>", [VAF("tail %")], "; a '%' at the end of the nested format")
+    k("<%pV>", [VAF("a%nb")], "; %n is invalid: the nested vsnprintf() stops")
+    k("<%pVx|%pV3>", [VAF("%d"), VAF("%s")], "; vsnprintf() skips the alphanumerics after %pV")
+    k("%s: %pV\n", [("str", b"eth0"), VAF("link %s, %d Mbps")], "; dev_printk()-style call")
+    k("%d %pV %x", [I(-7), VAF("[%d]"), ("uint", 255)], "; the outer arguments around the nested ones")
+    k("%pV%pV%pV", [VAF("one "), ("mem", None), VAF("three")])
+    k("<%pV>", [VAF("a\0%d")], "; fmt ends at its first NUL")
+    k("[%pV]", [VAF("forty-two bytes of text %d and more text!")], "; cut inside the nested output",
+      sizes=[0, 1, 2, 10, 20, 43, 44, 45])
+    _null_err(out, "kernel.pV", [("V", [])])
+    return out
+
+
 FAMILIES = (fam_kernel_pext, fam_kernel_psockaddr, fam_kernel_pescape, fam_kernel_perrptr, fam_kernel_pfourcc,
-            fam_kernel_pbitmap, fam_kernel_presource, fam_kernel_ptime, fam_kernel_pnetdev, fam_kernel_pvalue)
+            fam_kernel_pbitmap, fam_kernel_presource, fam_kernel_ptime, fam_kernel_pnetdev, fam_kernel_pvalue,
+            fam_kernel_pvaformat)

@@ -11,8 +11,9 @@ buffer), %pE (escaped buffer: lib/string_helpers.c string_escape_mem() and
 the Latin-1 isprint() of lib/ctype.c), %pa/%pad, %pU, %pe (ERR_PTR names of
 lib/errname.c with CONFIG_SYMBOLIC_ERRNAME=y), %p4cc, %pb/%pbl (bitmaps),
 %pr/%pR (struct resource), %ptR/%ptT (kernel/time/timeconv.c
-time64_to_tm()), %pNF; %pe, %px and %pK only for NULL and ERR_PTR values,
-the outputs that do not depend on an address. x86-64 layouts.
+time64_to_tm()), %pNF, %pV (struct va_format: its format printed in place,
+with the corpus's va_list of zeros); %pe, %px and %pK only for NULL and
+ERR_PTR values, the outputs that do not depend on an address. x86-64 layouts.
 
 Returns the full output, or None when the kernel's behaviour for the case is
 not defined (argument types the kernel would read differently, other %p
@@ -123,15 +124,23 @@ def widen(body, flags, field_width):
 
 
 STOPPED = [False]   # set when the last call stopped at an invalid conversion
+# what each va_arg() reads from a va_list of zero words (a %pV's, mem:VAF):
+# 0, and NULL for a pointer
+ZERO_ARG = {"int": ("int", 0), "uint": ("int", 0), "long": ("long", 0), "ptr": ("ptr", None),
+            "str": ("str", None), "mem": ("mem", None)}
 
 
 def format_kernel(fmt: bytes, args):
+    """vsnprintf()'s full output of fmt with args; args None: a va_list
+    of zeros (every argument 0 or NULL)."""
     STOPPED[0] = False
-    args = list(args)
+    args = None if args is None else list(args)
     ai = 0
 
     def va_arg(ctype):
         nonlocal ai
+        if args is None:
+            return ZERO_ARG[ctype]
         if ai >= len(args):
             raise NotDefined("missing argument")
         t, v = args[ai]
@@ -214,7 +223,7 @@ def format_kernel(fmt: bytes, args):
         elif conv == "p":
             ext = fmt[i:i + 1]
             # %px of a mem argument (NULL, ERR_PTR) goes with the extensions
-            mem_arg = ai < len(args) and args[ai][0] == "mem"
+            mem_arg = args is None or (ai < len(args) and args[ai][0] == "mem")
             if ext.isalnum() and (ext != b"x" or mem_arg):
                 j = i
                 while j < n and fmt[j:j + 1].isalnum():
@@ -780,6 +789,21 @@ def mem_needed(ext, fw, mem):
     raise NotDefined("extension not modelled")
 
 
+def va_format(ext, v, flags, fw, prec):
+    """%pV (printk-formats.rst "struct va_format": a "recursive vsnprintf"):
+    pointer() 'V' is va_format(): check_pointer(), then vsnprintf() of fmt
+    with a va_copy() of *va into the room left, buf moved on by its full
+    length, so the bytes are the format's output in place; the width and
+    precision are not used. The corpus's va_list (mem:VAF) holds only zeros:
+    fmt (up to its first NUL) is printed with every argument 0 or NULL. An
+    invalid conversion stops the nested vsnprintf() only."""
+    stopped = STOPPED[0]
+    try:
+        return format_kernel(v[1].split(b"\0")[0], None)
+    finally:
+        STOPPED[0] = stopped
+
+
 PEXT = {b"M": mac_address_string, b"m": mac_address_string, b"I": ip_addr_string,
         b"i": ip_addr_string, b"h": hex_string, b"a": address_val, b"U": uuid_string,
         b"E": escaped_string, b"4": fourcc_string, b"b": bitmap_string, b"r": resource_string,
@@ -791,6 +815,13 @@ PVALUE = {b"e": err_ptr, b"x": raw_pointer, b"K": raw_pointer}
 def pointer_ext(ext, v, flags, fw, prec):
     """pointer() for the modelled extensions. ext: the alphanumeric letters after
     'p' (vsnprintf() skips them all)."""
+    if ext[:1] == b"V":
+        if isinstance(v, tuple) and v[0] == "vaf":
+            return va_format(ext, v, flags, fw, prec)
+        e = check_pointer(v, flags, fw, prec)
+        if e is None:
+            raise NotDefined("%pV of bytes that are no struct va_format")
+        return e
     if ext[:1] in PVALUE:
         if not (v is None or isinstance(v, tuple)):
             raise NotDefined("the output would depend on an address")

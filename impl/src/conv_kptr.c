@@ -7,6 +7,8 @@
  *   %ph %phC %phD %phN               hex dump, length = field width (default 1, max 64)
  *   %pa %pap %pad                    phys_addr_t / dma_addr_t (64-bit) as 0x + 16 hex digits
  *   %pU %pUb %pUB %pUl %pUL          UUID / GUID (16 bytes)
+ *   %pV                              struct va_format: its format and va_list
+ *                                    printed in place (a recursive vsnprintf)
  *
  * and, in their own files: %pI %pi (conv_kaddr.c), %pE (conv_kescape.c), %pe
  * (conv_kerrname.c), %pb %pbl (conv_kbitmap.c), %pr %pR (conv_kresource.c),
@@ -47,6 +49,28 @@ static void kp_hex(struct sink *w, const unsigned char *a, const unsigned char *
         t[2] = sep;
         sink_write(w, t, sep && i != len - 1 ? 3 : 2);
     }
+}
+
+/* %pV: struct va_format of include/linux/printk.h. As lib/vsprintf.c's
+ * va_format(): check_pointer(), then the format with a va_copy() of *va by the
+ * same engine into the same buffer (the kernel's nested vsnprintf() gets the
+ * room left and its full length moves buf on, so the bytes and the count are
+ * the ones of printing in place); width and precision apply only to
+ * "(null)" / "(efault)". A va_format whose arguments lead back to itself
+ * recurses without end, in the kernel as here. */
+struct va_format {
+    const char *fmt;
+    va_list *va;
+};
+
+static void kp_va_format(struct sink *w, const struct va_format *vaf, struct kspec k)
+{
+    va_list va;
+    if (kernel_check_pointer(w, vaf, k))
+        return;
+    va_copy(va, *vaf->va);
+    kernel_format(w, vaf->fmt, &va);
+    va_end(va);
 }
 
 /* the extensions printed here: 1 when fmt[0] is one of them */
@@ -134,6 +158,9 @@ int kernel_ptr_ext(struct sink *w, const unsigned char *fmt, const void *ptr, st
         return 1;
     case 'N':
         kernel_netdev(w, fmt, ptr, spec);
+        return 1;
+    case 'V':
+        kp_va_format(w, ptr, spec);
         return 1;
     default:
         return kp_fixed(w, fmt, ptr, spec);

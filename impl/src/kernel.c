@@ -21,7 +21,7 @@
  *    lower-case hex digits when there is no width; any alphanumeric
  *    extension letters after 'p' (kernel isalnum(), Latin-1 letters
  *    included) are skipped; the extensions that read the bytes behind the
- *    pointer (%pM %pI %ph %pa %pU %pE %pb %pr %pt %p4cc %pN, %pe of an
+ *    pointer (%pM %pI %ph %pa %pU %pE %pb %pr %pt %p4cc %pN %pV, %pe of an
  *    ERR_PTR) are dispatched by conv_kptr.c; %px, %pK (kptr_restrict 0) and
  *    the others print as plain %p.
  * number(), string_nocheck(), error_string() and check_pointer() are shared

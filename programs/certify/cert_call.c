@@ -144,6 +144,8 @@ int cert_under_test(char *buf, size_t size, const char *fmt, va_list ap)
         if (a->type == SCN_ARG_STR) ptr[i] = copy_exact(c->arena + a->off, (size_t)a->len + 1, (int)i, 0);
         else if (a->type == SCN_ARG_WSTR)
             ptr[i] = copy_exact(c->arena + a->off, ((size_t)a->len + 1) * sizeof(wchar_t), (int)i, 0);
+        else if (a->type == SCN_ARG_MEM && a->is_vaf) /* a struct va_format of the format's copy */
+            ptr[i] = scn_case_vaf_struct(i, copy_exact(c->arena + a->off, (size_t)a->len + 1, (int)i, 0));
         else if (a->type == SCN_ARG_MEM && !a->is_err)
             ptr[i] = copy_exact(c->arena + a->off, a->len ? a->len : 1, (int)i, 1); /* the bytes, nothing after */
     }

@@ -15,7 +15,9 @@ A case is Case(fmt, args, sizes): fmt bytes (NULs allowed), args a list of
   ptr               int (not 0), or None for NULL
   n                 the object's type name: "int", "schar", "short", ...
   mem               bytes (the call passes a pointer to a copy), None for NULL,
-                    or ("err", e) for the error pointer ERR_PTR(e), -4095 <= e <= -1
+                    or ("err", e) for the error pointer ERR_PTR(e), -4095 <= e <= -1,
+                    or ("vaf", fmt bytes) for a struct va_format (%pV) of that
+                    format and a va_list of zeros (mem:VAF("..."))
 sizes a list of buffer sizes. Case.parse(text) and Case.text() are
 scn_case_parse and scn_case_format; quote/unquote are scn_quoted_format /
 scn_quoted_parse; expected_text/parse_expected are scn_expect_format /
@@ -33,7 +35,8 @@ class CaseSyntaxError(ValueError):
 class _Arg(ctypes.Structure):  # struct scn_api_arg (core/case/case_api.h)
     _fields_ = [("type", ctypes.c_int), ("ntype", ctypes.c_int), ("is_null", ctypes.c_int),
                 ("neg", ctypes.c_int), ("bits", ctypes.c_uint64), ("sign_exp", ctypes.c_uint32),
-                ("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("is_err", ctypes.c_int)]
+                ("data", ctypes.c_void_p), ("len", ctypes.c_size_t), ("is_err", ctypes.c_int),
+                ("is_vaf", ctypes.c_int)]
 
 
 EXPECT_NONE, EXPECT_OUTPUT, EXPECT_ERR = 0, 1, 2  # SCN_EXPECT_* (case.h)
@@ -165,9 +168,12 @@ def _to_c(t, v):
         a.sign_exp, a.bits = (s << 15) | e, m
     elif v is None:
         a.is_null = 1
+    elif t == "mem" and isinstance(v, tuple) and len(v) == 2 and v[0] == "vaf" and isinstance(v[1], bytes):
+        keep = ctypes.create_string_buffer(v[1], len(v[1]) or 1)
+        a.is_vaf, a.data, a.len = 1, ctypes.addressof(keep), len(v[1])
     elif t == "mem" and isinstance(v, tuple):
         if len(v) != 2 or v[0] != "err" or not isinstance(v[1], int) or not -(1 << 63) <= v[1] < 0:
-            raise ValueError(f"mem {v!r} is not bytes, None or (\"err\", negative errno)")
+            raise ValueError(f"mem {v!r} is not bytes, None, (\"err\", negative errno) or (\"vaf\", bytes)")
         a.is_err, a.neg, a.bits = 1, 1, v[1] & _MASK64
     elif t in ("str", "mem"):
         keep = ctypes.create_string_buffer(bytes(v), len(v) or 1)
@@ -194,6 +200,8 @@ def _from_c(a):
         return t, None
     if a.is_err:
         return t, ("err", a.bits - (1 << 64))
+    if a.is_vaf:
+        return t, ("vaf", ctypes.string_at(a.data, a.len))
     if t in ("str", "mem"):
         return t, ctypes.string_at(a.data, a.len)
     if t == "wstr":

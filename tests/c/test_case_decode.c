@@ -48,9 +48,36 @@ static const struct { const char *name; int n; } KEXT[] = {
     { "Ep", -1 }, { "Ens", -1 }, { "Ehp", -1 }, { "e", -4 }, { "4cc", 4 }, { "4c", 4 }, { "NF", 8 },
     { "N", 8 }, { "b", -2 }, { "bl", -2 }, { "r", 32 }, { "R", 32 }, { "tR", 36 }, { "tRd", 36 },
     { "tRtr", 36 }, { "tRs", 36 }, { "tT", 8 }, { "tTdr", 8 }, { "t", 0 },
+    /* -5: %pV, a struct va_format (mem:VAF) whose format check_vaf() reads */
+    { "V", -5 },
 };
 #define NKEXT (sizeof KEXT / sizeof KEXT[0])
 static int kptr_ok; /* check_types: %p extensions allowed (SCN_DECODE_KPTR) */
+
+/* A decoded %pV format: at most 96 bytes and a NUL, none inside, and what
+ * every implementation prints alike with a va_list of zeros: conversions of
+ * d i u x X o c s p % with flags, widths, precisions and lengths, each %p
+ * followed by one of M V I4 h U E x a ISc and then no letter. */
+static const char *check_vaf(const char *f, size_t n)
+{
+    if (n > 96 || memchr(f, 0, n) || f[n]) return "a VAF format's length or NUL";
+    static const char *const ext[] = { "M", "V", "I4", "h", "U", "E", "x", "a", "ISc", "" };
+    for (const char *p = f; *p; p++) {
+        if (*p != '%') continue;
+        p++;
+        p += strspn(p, "-+ #0123456789.*hlz");
+        if (!*p || !strchr("diuxXocsp%", *p)) return "a VAF format with a conversion outside the table";
+        if (*p != 'p') continue;
+        size_t l = 0;
+        while (((p[1 + l] | 32) >= 'a' && (p[1 + l] | 32) <= 'z') || (p[1 + l] >= '0' && p[1 + l] <= '9')) l++;
+        int known = 0;
+        for (size_t e = 0; e < sizeof ext / sizeof ext[0]; e++)
+            known |= strlen(ext[e]) == l && !memcmp(ext[e], p + 1, l);
+        if (!known) return "a VAF format's %p with letters outside the table";
+        p += l;
+    }
+    return NULL;
+}
 
 static const char *check_types(const struct scn_case *c, int kern, int nofloat)
 {
@@ -159,6 +186,8 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
                         len = fam == 10 ? 28 : fam == 2 ? (m->len == 8 ? 8 : 16) : 2;
                     } else if (len == -4) /* %pe: no bytes (a valid pointer) */
                         len = 0;
+                    else if (len == -5) /* %pV: a VAF whose format has its own length */
+                        len = c->args[k_].is_vaf ? (int)c->args[k_].len : -5;
                     SEEN.memlen[k_] = len;
                     p = e;
                 }
@@ -191,6 +220,12 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
             return "a %p extension's mem argument has not the bytes it reads";
         if (want[i] == SCN_ARG_MEM && a->is_err && (a->v.i < -SCN_CASE_MAX_ERRNO || a->v.i > -1))
             return "mem:ERR(-E) out of range";
+        if (a->is_vaf != (SEEN.memlen[i] != -5 && !strcmp(SEEN.ext[i], "V")) || (a->is_vaf && (a->is_null || a->is_err)))
+            return "a VAF that is not the argument of a %pV, or a %pV's bytes that are no VAF";
+        if (a->is_vaf) {
+            const char *why = check_vaf(c->arena + a->off, a->len);
+            if (why) return why;
+        }
     }
     return NULL;
 }
@@ -396,7 +431,7 @@ static void test_kptr(void)
 {
     static unsigned char data[1024];
     int seen[NKEXT] = {0}, null = 0, errp = 0, bytes = 0, star = 0, odd = 0, left = 0, prec = 0;
-    int zrun = 0, mapped = 0, isatap = 0, ph64 = 0, ph1 = 0;
+    int zrun = 0, mapped = 0, isatap = 0, ph64 = 0, ph1 = 0, vaf = 0, vaf_conv = 0, vaf_nested = 0;
     for (int it = 0; it < 4000; it++) {
         size_t n = rnd() % (it % 10 ? 300 : sizeof data);
         for (size_t i = 0; i < n; i++) data[i] = (unsigned char)rnd();
@@ -443,6 +478,11 @@ static void test_kptr(void)
                     ph64 += a->len == 64;
                     ph1 += a->len == 1;
                 }
+                if (a->is_vaf) {
+                    vaf++;
+                    vaf_conv += strchr((const char *)b, '%') != NULL;
+                    vaf_nested += strstr((const char *)b, "%pV") != NULL || strstr((const char *)b, "%20pV") != NULL;
+                }
             }
         /* the specifications' odd parts around the extensions */
         for (const char *q = C.fmt; (q = strchr(q, '%')); q++) {
@@ -461,6 +501,8 @@ static void test_kptr(void)
     CHECK(zrun > 30 && mapped > 10 && isatap > 5 && ph64 > 10 && ph1 > 10,
           "kptr bytes: %d %%pI6 with zero runs, %d IPv4-mapped, %d ISATAP; %%ph: %d of 64 bytes, %d of 1", zrun,
           mapped, isatap, ph64, ph1);
+    CHECK(vaf > 15 && vaf_conv > 10 && vaf_nested > 0, "%%pV: %d VAF arguments, %d with conversions, %d with a nested %%pV",
+          vaf, vaf_conv, vaf_nested);
     /* without the flag (kernel) and in the ISO dialect: no extension */
     for (int it = 0; it < 2000; it++) {
         size_t n = rnd() % 300;

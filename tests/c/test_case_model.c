@@ -60,6 +60,9 @@ static const char *const roundtrip[] = {
     "\"%pI4|%pI6c\" mem:\"\\xc0\\xa8\\x01\\n\" mem:\"\\xfe\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\"",
     "\"%pM %pM %pM %*ph\" mem:NULL mem:ERR(-14) mem:ERR(-4095) int:0 mem:\"\" @0,8",
     "\"%pa\" mem:ERR(-1)",
+    /* mem:VAF: a struct va_format for %pV, its format with the string escapes */
+    "\"<%pV>\" mem:VAF(\"a%d \\\"%s\\\"\\x00\\t%%\")",
+    "\"%pV|%pV|%pV|%pV\" mem:VAF(\"\") mem:NULL mem:ERR(-22) mem:VAF(\"%pV\") @0,3",
 };
 
 static void test_roundtrip(void)
@@ -184,6 +187,12 @@ static const struct { const char *text, *want; } bad[] = {
     { "\"%p\" mem:ERR(-14)x", "col 17: expected a decimal digit" },
     { "\"%p\" mem:ERR(-1 int:1", "col 16: expected ')' closing ERR(" },
     { "\"%p\" mem:0x10", "col 10: expected quoted bytes, NULL or ERR(-E)" },
+    { "\"%p\" mem:VAF(\"ab\"", "col 18: expected ')' closing VAF(" },
+    { "\"%p\" mem:VAF(\"ab\")x", "col 19: expected a space after the closing ')'" },
+    { "\"%p\" mem:VAF(ab)", "col 14: expected '\"' to open a quoted string" },
+    { "\"%p\" mem:VAF(\"\\x41\")", "col 15: \\x41 is not canonical" },
+    { "\"%p\" mem:VAF", "col 10: expected quoted bytes, NULL or ERR(-E), or VAF(\"fmt\")" },
+    { "\"%s\" str:VAF(\"a\")", "col 10: expected a quoted string or NULL" },
 };
 
 static void test_parse_errors(void)
@@ -464,6 +473,90 @@ static void test_mem(void)
 #endif
 }
 
+/* ---------------------------------------------------------------- mem:VAF */
+
+/* struct va_format as include/linux/printk.h declares it */
+struct va_format_like { const char *fmt; va_list *va; };
+static size_t vaf_span[4], nvaf; /* under ASan: the addressable bytes at each format */
+
+/* "%V" reads a struct va_format pointer and prints "[fmt:" its format, then
+ * the sum of 40 longs and 10 doubles its va_list gives "]" (both read twice,
+ * through two va_copy()s: the slot is not changed by reading). */
+static int vaf_vsn(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    char tmp[512];
+    size_t k = 0;
+    for (const char *f = fmt; *f && k + 200 < sizeof tmp; f++) {
+        if (f[0] != '%' || f[1] != 'V') {
+            tmp[k++] = *f;
+            continue;
+        }
+        f++;
+        const struct va_format_like *v = va_arg(ap, const struct va_format_like *);
+        if (!v || (uintptr_t)v >= (uintptr_t)-4095) {
+            k += (size_t)sprintf(tmp + k, v ? "(efault)" : "(null)");
+            continue;
+        }
+        size_t n = strlen(v->fmt);
+#ifdef TEST_ASAN
+        /* the format and its NUL are addressable, the bytes around them are not */
+        size_t span = 0;
+        while (span < 64 && !__asan_address_is_poisoned(v->fmt + span)) span++;
+        if (nvaf < 4) vaf_span[nvaf++] = __asan_address_is_poisoned(v->fmt - 1) ? span : 999;
+#endif
+        long sum = 0;
+        double dsum = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            va_list va;
+            va_copy(va, *v->va);
+            for (int i = 0; i < 40; i++) sum += va_arg(va, long) != 0;
+            for (int i = 0; i < 10; i++) dsum += va_arg(va, double);
+            va_end(va);
+        }
+        k += (size_t)snprintf(tmp + k, 100, "[%.*s:%ld,%g]", (int)(n < 60 ? n : 60), v->fmt, sum, dsum);
+    }
+    tmp[k] = 0;
+    if (size) snprintf(buf, size, "%s", tmp);
+    return (int)k;
+}
+
+static void test_vaf(void)
+{
+    char got[600];
+    const char *t = "\"%V|%V|%V|%V\" mem:VAF(\"a%d\\x00b\") mem:NULL mem:ERR(-5) mem:VAF(\"\")";
+    CHECK(scn_case_parse(t, strlen(t), &C, err, sizeof err) == 0, "%s", err);
+    CHECK(C.args[0].type == SCN_ARG_MEM && C.args[0].is_vaf && C.args[0].len == 5 &&
+          !memcmp(C.arena + C.args[0].off, "a%d\0b", 6) && C.args[3].is_vaf && C.args[3].len == 0,
+          "VAF bytes and a NUL in the arena");
+    CHECK(!C.args[1].is_vaf && C.args[1].is_null && C.args[2].is_err, "NULL and ERR beside VAF");
+    CHECK(C.arena_used == 5 + 1 + 0 + 1, "a VAF takes its bytes and a NUL: %zu", C.arena_used);
+    nvaf = 0;
+    int r = scn_case_call(vaf_vsn, &C, got, sizeof got);
+    const char *want = "[a%d:0,0]|(null)|(efault)|[:0,0]"; /* the format stops at its first NUL */
+    CHECK(r == (int)strlen(want) && !strcmp(got, want), "VAF call: %d %s", r, got);
+#ifdef TEST_ASAN
+    CHECK(nvaf == 2 && vaf_span[0] == 6 && vaf_span[1] == 1, "under ASan: VAF formats of %zu and %zu bytes with "
+          "their NUL between poisoned bytes, expected 6 and 1 (%zu)", vaf_span[0], vaf_span[1], nvaf);
+#endif
+    r = scn_case_call(vaf_vsn, &C, got, sizeof got);
+    CHECK(r == (int)strlen(want) && !strcmp(got, want), "VAF call again: %d %s", r, got);
+    scn_case_format(&C, out, sizeof out);
+    CHECK(!strcmp(out, t), "VAF text %s", out);
+    /* the builder gives the same case */
+    scn_case_init(&C2, "%V|%V|%V|%V", 11);
+    CHECK(!scn_case_add_mem_vaf(&C2, "a%d\0b", 5) && !scn_case_add_mem(&C2, NULL, 0) && !scn_case_add_mem_err(&C2, -5) &&
+          !scn_case_add_mem_vaf(&C2, "", 0), "VAF builders");
+    scn_case_format(&C2, out, sizeof out);
+    CHECK(!strcmp(out, t), "built VAF text %s", out);
+    /* a VAF's format and its NUL must fit the arena */
+    static char big[SCN_CASE_ARENA];
+    memset(big, 'v', sizeof big);
+    scn_case_init(&C2, "%V", 2);
+    CHECK(scn_case_add_mem_vaf(&C2, big, sizeof big) == -1 && C2.nargs == 0, "an arena-sized VAF format was taken");
+    CHECK(scn_case_add_mem_vaf(&C2, big, sizeof big - 1) == 0 && C2.arena_used == SCN_CASE_ARENA,
+          "a VAF format of SCN_CASE_ARENA - 1 bytes was refused");
+}
+
 /* ---------------------------------------------------------------- capacities */
 
 /* case.h: "Each returns 0, or -1 when the case is full (args or arena)",
@@ -519,6 +612,7 @@ int main(void)
     test_float_text();
     test_call();
     test_mem();
+    test_vaf();
     test_capacity();
     /* decimal floating values: read correctly rounded, printed as their exact hex */
     {

@@ -2,7 +2,8 @@
  * (impl/src/conv_kaddr.c, conv_kescape.c, conv_kerrname.c) against the
  * kernel's own lib/vsprintf.c (core/targets/kernel), at every buffer size in
  * both families (test_kernel_ptr_compare.h): %pIS %piS with every letter,
- * %pE with every letter, %pe of every error code and of other pointers;
+ * %pE with every letter, %pe of every error code and of other pointers, %pV
+ * (struct va_format, mem:VAF) with formats of every conversion;
  * valid, NULL and ERR pointers, odd widths and precisions, letters that name
  * nothing, inputs exactly as long as what is read. Then expected strings
  * from Documentation/core-api/printk-formats.rst.
@@ -153,6 +154,56 @@ static void test_expected(void)
            "-ENOSPC|-EAGAIN|-EPROBE_DEFER|-41|-4095");
 }
 
+/* ---- %pV: a struct va_format (mem:VAF) whose va_list reads only zeros, so
+ * every conversion of its format prints 0 / "(null)" / a NUL byte on both
+ * targets; its output cut at every size (compare()) */
+static void vaf_case(const char *pre, const char *fmt, const char *inner, const char *post)
+{
+    char text[1024], qf[256], qi[512];
+    quote(qf, (const unsigned char *)fmt, strlen(fmt));
+    quote(qi, (const unsigned char *)inner, strlen(inner));
+    snprintf(text, sizeof text, "%s%s%s mem:VAF(%s)%s%s", qf, pre ? " " : "", pre ? pre : "", qi, post ? " " : "",
+             post ? post : "");
+    compare(text);
+}
+
+static void test_va_format(void)
+{
+    static const char *const inner[] = {
+        "", "text", "%%", "100%% sure", "a%db", "%d|%i|%u|%x|%X|%o", "%s|%c|%p|%px", "x%cy%cz",
+        "%5d|%-5x|%08x|%#x|%#o|%+d|% d|%.3d|%-+6i", "%.3s|%10s|%-10s|%.0s|", "%hhd %hx %ld %lld %zu %zd %td %llx",
+        "[%*d|%-*s|%.*s|%*.*x]", "%pM|%pm|%pI4|%pi6|%pI6c|%ph|%pU|%pa", "%pE|%pe|%pK|%pb|%pR|%ptR|%p4cc|%pNF",
+        "%pISpc|%pISpfsc", "%pV", "<%pV|%20pV|%-8pV|%.2pV>", "%pV%pV%pV", "%20pM|%-20pI4|%.3pU|%08ph",
+        "forty-five bytes of text, cut at every size!", "a%nb", "x%fy", "tail %", "%5%|%y after", "%", "\n\t\x7f\xe9",
+        "%pVx", "%p\xe9q",
+    };
+    static const char *const ms[] = { "", "20", "-20", ".3", "08", "#", "+", "-30.2" };
+    for (size_t i = 0; i < sizeof inner / sizeof inner[0]; i++)
+        for (size_t m = 0; m < sizeof ms / sizeof ms[0]; m++) {
+            char fmt[64];
+            snprintf(fmt, sizeof fmt, "<%%%spV>", ms[m]);
+            vaf_case(NULL, fmt, inner[i], NULL);
+        }
+    each_mod("V", NULL, 0, mods, NMODS); /* "(null)" / "(efault)" with the width and precision */
+    with_mem("[%*pV]", "int:-12", "NULL");
+    with_mem("[%*.*pV]", "int:12 int:3", "ERR(-14)");
+    /* a %pV between other conversions, and letters after it (skipped as the kernel skips them) */
+    for (size_t i = 0; i < sizeof inner / sizeof inner[0]; i += 3) {
+        vaf_case("int:-42 str:\"ab\"", "%d %s [%pV] %x", inner[i], "uint:255");
+        vaf_case("int:7", "%-5d%pVz%s|%pM", inner[i], "str:NULL mem:NULL");
+        vaf_case(NULL, "%pV%pV", inner[i], "mem:VAF(\"%d%s\")");
+    }
+    compare("\"%pV|%pV|%pV\" mem:NULL mem:VAF(\"%pV!\") mem:ERR(-22)");
+}
+
+/* what printk-formats.rst's %pV gives, with arguments that are all 0 / NULL */
+static void test_va_format_expected(void)
+{
+    expect("\"<%pV>\" mem:VAF(\"x=%d s=%s p=%p %%\")", "<x=0 s=(null) p=0000000000000000 %>");
+    expect("\"%s: %pV!\" str:\"dev\" mem:VAF(\"[%5d|%-4x|%pM|%pV]\")", "dev: [    0|0   |(null)|(null)]!");
+    expect("\"%20pV|%-8pV|%.3pV|%pV\" mem:VAF(\"ab\") mem:NULL mem:ERR(-5) mem:VAF(\"\")", "ab|(null)  |(ef|");
+}
+
 static int kernel_has(const char *text, const char *out)
 {
     char buf[64];
@@ -174,6 +225,8 @@ int main(void)
     test_escape(escape);
     test_errname(errnames);
     test_expected();
+    test_va_format();
+    test_va_format_expected();
     printf("test_kernel_ptr_more: %d cases compared at every size\n", ncases);
     return check_summary("test_kernel_ptr_more");
 }
