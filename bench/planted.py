@@ -256,7 +256,9 @@ def main():
     load = os.getloadavg()
     note = (f"\n\n{started}, tree {rev}, {os.cpu_count()} cores (load {load[0]:.1f}), {args.runs} runs per cell, "
             f"cap {args.seconds} s; medians over all runs (a run without a finding counts as beyond the cap).\n"
-            f"`/usr/bin/python3 bench/planted.py --runs {args.runs} --seconds {args.seconds}`\n")
+            f"`/usr/bin/python3 bench/planted.py --runs {args.runs} --seconds {args.seconds}"
+            + (f" --bugs {args.bugs}" if args.bugs else "") + (f" --engines {args.engines}" if args.bugs else "")
+            + (f" --out {args.out}" if args.out != str(RESULTS / "planted.md") else "") + "`\n")
     print(md + note)
     out = pathlib.Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
