@@ -16,6 +16,20 @@ PKGS=(
   musl-tools musl-dev dpkg-dev linux-source-6.1 xz-utils
   # any-libc executors (scnfuzz conform --libc-cc): dietlibc and klibc compiler drivers
   dietlibc-dev libklibc-dev
+  # the printf matrix's vendored printfs (core/targets/<name>/, group "matrix"):
+  # curl, apr, sqlite, pgport (PostgreSQL's libpgport.a), trio, stb;
+  # linux-tools reads linux-source-6.1 (above)
+  libcurl4-openssl-dev libapr1-dev libsqlite3-dev postgresql-server-dev-15 libtrio-dev libstb-dev
+  # gnulib's vasnprintf (-DSCN_WITH_GNULIB=ON, off by default: gnulib-tool + configure take minutes)
+  gnulib autoconf automake
+  # the embedded libcs built from source (core/targets/{newlib,uclibc}; picolibc is fetched
+  # with apt-get source): newlib's and uClibc-ng's source packages, uClibc's kconfig and headers
+  newlib-source uclibc-source make linux-libc-dev
+  # report formats: xmllint validates junit.xml against its XSD (tests/test_report_formats.py)
+  libxml2-utils
+  # the reference as a library: pkg-config finds scnref.pc (tests/test_library_install.py); the
+  # GitHub Action and pre-commit hook files are read with PyYAML (tests/test_ci_integrations.py)
+  pkg-config python3-yaml
   # fuzzing engines, instruction counts, report rendering check
   afl++ valgrind chromium
 )

@@ -252,7 +252,8 @@ static void fence_leave(void)
 static unsigned char fast_buf[SCN_DIFF_MAX_TARGETS][FAST_CAP];
 static long long fast_n[SCN_DIFF_MAX_TARGETS][SCN_CASE_MAX_ARGS];
 
-/* The unsampled path: one plain C99 call per target into a big buffer, for
+/* The unsampled path: one full-output call per target into a big buffer
+ * (its C99 entry, or its scnprintf-family one when it has only that), for
  * the differential only. Returns 0, or -1 when an output does not fit. */
 static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d,
                         struct scn_diff_out *outs)
@@ -262,7 +263,7 @@ static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum sc
     size_t nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
     for (size_t i = 0; i < nt; i++) {
         const struct scn_target *t = cfg->targets[d][i];
-        int r = scn_case_call(t->vsnprintf, c, (char *)fast_buf[i], FAST_CAP);
+        int r = scn_case_call_ctx(scn_target_full_call, (void *)t, c, (char *)fast_buf[i], FAST_CAP);
         if (r >= (int)FAST_CAP) return -1;
         for (size_t j = 0; j < nn; j++) fast_n[i][j] = scn_case_n_value(c, idx[j]);
         outs[i] = (struct scn_diff_out){ t, r, fast_buf[i], r < 0 ? 0 : (size_t)r, nn, fast_n[i] };
@@ -376,7 +377,7 @@ void fz_print_outputs(const struct fz_config *cfg, struct scn_case *c, enum scn_
     for (size_t i = 0; i < cfg->ntargets[d]; i++) {
         const struct scn_target *t = cfg->targets[d][i];
         buf[0] = 0;
-        int r = scn_case_call(t->vsnprintf, c, buf, sizeof buf);
+        int r = scn_case_call_ctx(scn_target_full_call, (void *)t, c, buf, sizeof buf);
         size_t len = r < 0 ? strnlen(buf, sizeof buf) : (size_t)r < sizeof buf ? (size_t)r : sizeof buf - 1;
         scn_quoted_format(buf, len, q, sizeof q);
         printf("  %-11s ret=%-5d %s", t->name, r, q);

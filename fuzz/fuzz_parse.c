@@ -40,8 +40,8 @@ static int has_float(const struct scn_case *c)
 /* 1 when a and b print the same on target t */
 static int same_call(const struct scn_target *t, struct scn_case *a, struct scn_case *b)
 {
-    int r1 = scn_case_call(t->vsnprintf, a, o1, sizeof o1);
-    int r2 = scn_case_call(t->vsnprintf, b, o2, sizeof o2);
+    int r1 = scn_case_call_ctx(scn_target_full_call, (void *)t, a, o1, sizeof o1);
+    int r2 = scn_case_call_ctx(scn_target_full_call, (void *)t, b, o2, sizeof o2);
     return r1 == r2 && !(r1 > 0 && memcmp(o1, o2, (size_t)r1 < sizeof o1 ? (size_t)r1 : sizeof o1));
 }
 

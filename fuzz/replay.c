@@ -242,7 +242,7 @@ static size_t alone_body(void *ctx)
     sigaction(SIGSEGV, &dfl, &old[0]);
     sigaction(SIGBUS, &dfl, &old[1]);
     static char buf[1 << 17];
-    scn_case_call(a->t->vsnprintf, &a->c, buf, sizeof buf);
+    scn_case_call_ctx(scn_target_full_call, (void *)a->t, &a->c, buf, sizeof buf);
     sigaction(SIGSEGV, &old[0], NULL);
     sigaction(SIGBUS, &old[1], NULL);
     static struct scn_oracle_ctx x;

@@ -247,7 +247,8 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
             continue;
         }
         for (size_t t = 0; t < n; t++) {
-            ret[t] = scn_case_call(outs[t].target->vsnprintf, &sub, (char *)buf[t], SUB_CAP);
+            ret[t] = scn_case_call_ctx(scn_target_full_call, (void *)outs[t].target, &sub, (char *)buf[t],
+                                       SUB_CAP);
             len[t] = ret[t] < 0 ? strnlen((char *)buf[t], SUB_CAP) : (size_t)ret[t] < SUB_CAP ? (size_t)ret[t] : SUB_CAP - 1;
         }
         /* every pair's verdict (all of them, for the memo); culprits of the

@@ -173,7 +173,11 @@ void scn_record_outputs(const struct scn_target *const *t, size_t n, struct scn_
     for (size_t i = 0; i < n && i < 16; i++) {
         if (!buf[i] && !(buf[i] = malloc(CAP))) abort();
         buf[i][0] = 0;
-        int r = scn_case_call(t[i]->vsnprintf, c, (char *)buf[i], CAP);
+        int r = -1;
+        if (scn_oracle_full_call(t[i], c, (char *)buf[i], CAP, &r)) { /* it crashed: no output */
+            ov[i] = (struct scn_out_view){ t[i]->name, -1, 0, (const unsigned char *)"", 0 };
+            continue;
+        }
         size_t len = r < 0 ? strnlen((char *)buf[i], CAP) : (size_t)r < CAP ? (size_t)r : CAP - 1;
         ov[i] = (struct scn_out_view){ t[i]->name, r, 1, buf[i], len };
     }

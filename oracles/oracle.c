@@ -137,7 +137,9 @@ struct call_ctx {
 static int tramp(void *ctx, char *buf, size_t size, const char *fmt, va_list ap)
 {
     const struct call_ctx *cc = ctx;
-    if (cc->fam == SCN_FAM_C99) return cc->t->vsnprintf(buf, size, fmt, ap);
+    /* C99 family: a target without one (SCN_API_SCN, _POINTER) is called
+     * here only for its full output (scn_check_case) */
+    if (cc->fam == SCN_FAM_C99) return scn_target_full_call((void *)cc->t, buf, size, fmt, ap);
     if (cc->t->vscnprintf) return cc->t->vscnprintf(buf, size, fmt, ap);
     return scn_canonical_vscnprintf(cc->t->vsnprintf, buf, size, fmt, ap);
 }
@@ -150,6 +152,17 @@ static __attribute__((noinline)) int guarded_call(struct call_ctx *cc, struct sc
     *ret = scn_case_call_ctx(tramp, cc, c, pass, size);
     fault_armed = 0;
     return 0;
+}
+
+int scn_oracle_full_call(const struct scn_target *t, struct scn_case *c, char *buf, size_t cap, int *ret)
+{
+    struct call_ctx cc = { t, SCN_FAM_C99 };
+    if (!catch_faults) {
+        *ret = scn_case_call_ctx(tramp, &cc, c, buf, cap);
+        return 0;
+    }
+    install_handlers();
+    return guarded_call(&cc, c, buf, cap, ret);
 }
 
 int scn_oracle_call(struct scn_oracle_ctx *x, const struct scn_target *t, enum scn_family fam,
@@ -330,6 +343,10 @@ static int check_one(struct scn_oracle_ctx *x, struct chk *k, const struct scn_t
 size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, struct scn_case *c,
                       unsigned flags, struct scn_report *r)
 {
+    /* a target without a C99 family is checked on the scnprintf family only;
+     * its full output is its own with a buffer big enough (below) */
+    int scn_only = !t->vsnprintf;
+    if (scn_only) flags |= SCN_CHECK_NO_C99;
     struct chk k = { r, flags };
     r->nfindings = 0;
     r->calls = 0;
@@ -352,6 +369,14 @@ size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, stru
         if (ret >= 0 && (size_t)ret >= S) {
             if ((size_t)ret >= SCN_ORACLE_MAX_OUTPUT) {
                 finding(&k, "full-too-long", SCN_FAM_C99, S, ret, -1, NULL, "output of %d bytes", ret);
+                return r->nfindings;
+            }
+            if (scn_only) { /* it filled the buffer: a bigger one says whether there is more */
+                if (S * 16 <= SCN_ORACLE_MAX_OUTPUT && scn_guard_reserve(&x->g, S * 16) == 0) {
+                    S *= 16;
+                    continue;
+                }
+                finding(&k, "full-too-long", SCN_FAM_SCN, S, ret, -1, NULL, "output of %zu bytes or more", S);
                 return r->nfindings;
             }
             if (attempt == 0 && scn_guard_reserve(&x->g, (size_t)ret + 1) == 0) {

@@ -133,6 +133,13 @@ size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, stru
  * faults. *buf_out receives the buffer used (valid until the next call).
  * Returns 0, or 1 when the call faulted (then *ret is undefined and
  * *fault_in_guard tells whether the fault address was in the guard page). */
+/* The target's full output (scn_target_full_call) into buf, under the same
+ * fault guard as the checks' calls (when faults are caught): 1 when the call
+ * faulted (buf and *ret then say nothing), else 0. For what a finding
+ * records of each target's output: a target that crashes on the case must
+ * not end the program that reports it. */
+int scn_oracle_full_call(const struct scn_target *t, struct scn_case *c, char *buf, size_t cap, int *ret);
+
 int scn_oracle_call(struct scn_oracle_ctx *x, const struct scn_target *t, enum scn_family fam,
                     struct scn_case *c, size_t size, unsigned flags, int *ret, char **buf_out,
                     int *fault_in_guard);

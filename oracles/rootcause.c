@@ -75,7 +75,7 @@ static int diff_still(struct scn_case *cand, void *vctx)
     size_t nn = scn_case_n_args(cand, idx, SCN_CASE_MAX_ARGS);
     for (int i = 0; i < 2; i++) {
         if (!buf[i] && !(buf[i] = malloc(OUT_CAP))) abort();
-        int r = scn_case_call(k->t[i]->vsnprintf, cand, (char *)buf[i], OUT_CAP);
+        int r = scn_case_call_ctx(scn_target_full_call, (void *)k->t[i], cand, (char *)buf[i], OUT_CAP);
         if (r >= (int)OUT_CAP) return 0; /* longer than the finding needs */
         for (size_t j = 0; j < nn; j++) nv[i][j] = scn_case_n_value(cand, idx[j]);
         outs[i] = (struct scn_diff_out){ k->t[i], r, buf[i], r < 0 ? 0 : (size_t)r, nn, nv[i] };

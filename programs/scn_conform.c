@@ -3,7 +3,8 @@
  *   scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...
  *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...
  *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
- *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where: tab-separated)
+ *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where, api, group,
+ *                                 conventions: tab-separated; every group)
  *   scn-conform --features       (case lines on stdin -> {"case","features","syntax"} lines)
  *
  * --exec PATH: the executor at PATH (programs/exec/scn_exec.c built with any
@@ -11,7 +12,10 @@
  * named by --exec-name or its banner), checked like the others; its death
  * (crash, hang) or a write outside the buffer on a case is that case's
  * failure (programs/exec/exec_check.h), and the executor is restarted.
- * Without --target, --exec is the only target.
+ * Without --target, --exec is the only target; without either, the core
+ * group (scn_targets(): ref, ref-kernel, glibc, musl, kernel); a matrix
+ * target (a vendored printf) is checked when named. A target without a C99
+ * family (api scnprintf or pointer) is checked on the scnprintf family only.
  * --category C: only the cases of category C or C.* (repeatable).
  *
  * For each corpus case (docs/CASE_FORMAT.md) and each selected target whose
@@ -386,7 +390,8 @@ int main(int argc, char **argv)
             const struct scn_target *t = scn_target_find(argv[i]);
             if (!t) {
                 fprintf(stderr, "scn-conform: unknown target '%s' (compiled in:", argv[i]);
-                for (const struct scn_target *const *p = scn_targets(); *p; p++) fprintf(stderr, " %s", (*p)->name);
+                for (const struct scn_target *const *p = scn_targets_all(); *p; p++)
+                    fprintf(stderr, " %s", (*p)->name);
                 fprintf(stderr, ")\n");
                 return 2;
             }
@@ -413,10 +418,11 @@ int main(int argc, char **argv)
             if (++i >= argc) usage();
             case_text = argv[i];
         } else if (!strcmp(a, "--list-targets")) {
-            for (const struct scn_target *const *p = scn_targets(); *p; p++)
-                printf("%s\t%s\t%s\t%s\t%s\n", (*p)->name, (*p)->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso",
-                       (*p)->version ? (*p)->version() : "", (*p)->vscnprintf ? "native" : "wrapped",
-                       (*p)->where ? (*p)->where : "in-process");
+            for (const struct scn_target *const *p = scn_targets_all(); *p; p++)
+                printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", (*p)->name,
+                       (*p)->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso", (*p)->version ? (*p)->version() : "",
+                       (*p)->vscnprintf ? "native" : "wrapped", (*p)->where ? (*p)->where : "in-process",
+                       scn_api_name((*p)->api), scn_group_name((*p)->group), scn_target_conventions(*p));
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "scn-conform: unknown option '%s'\n", a);

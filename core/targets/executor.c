@@ -521,8 +521,9 @@ static const char *exec_version(void) { return t_version; }
 
 /* Its scnprintf family is the canonical wrapper over the libc's vsnprintf,
  * called inside the executor (or here, over a round trip). */
-static struct scn_target exec_target = { t_name, exec_version, SCN_DIALECT_ISO, exec_vsnprintf, exec_vscnprintf,
-                                         "executor" };
+static struct scn_target exec_target = { .name = t_name, .version = exec_version, .dialect = SCN_DIALECT_ISO,
+                                         .vsnprintf = exec_vsnprintf, .vscnprintf = exec_vscnprintf,
+                                         .where = "executor" };
 
 int scn_is_executor(const struct scn_target *t) { return t == &exec_target; }
 

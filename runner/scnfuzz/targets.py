@@ -1,6 +1,12 @@
 """The targets compiled into the tools, as `scn-conform --list-targets` says
-(name, dialect, version, native or wrapped scnprintf family, where), and the
-executor programs of the build."""
+(name, dialect, version, native or wrapped scnprintf family, where, api,
+group, conventions), and the executor programs of the build.
+
+Two groups (core/targets/target.h): "core" (ref, ref-kernel, glibc, musl,
+kernel), what conform and fuzz check when no target is named, and "matrix"
+(printfs that libraries vendor: curl, apr, sqlite, ...), checked by name.
+api is the family of the target's own entry points: "c99" (the would-be
+length), "scnprintf" (bytes written only) or "pointer" (adapted)."""
 import pathlib
 
 from . import build, children
@@ -8,7 +14,11 @@ from .errors import SetupError, UsageError
 
 # The executors CMake builds: the generic executor (programs/exec/scn_exec.c)
 # compiled with a libc's driver (scn-musl-exec: musl-gcc -static, core/targets/musl).
-_EXECUTORS = {"scn-musl-exec": ("musl-exec", "iso", "the installed musl (musl-dev libc.a), own process")}
+# The matrix's libcs reached only through their compiler drivers (dietlibc:
+# `diet gcc`, core/targets/dietlibc; klibc: klcc, core/targets/klibc).
+_EXECUTORS = {"scn-musl-exec": ("musl-exec", "iso", "the installed musl (musl-dev libc.a), own process", "core"),
+              "scn-dietlibc-exec": ("dietlibc-exec", "iso", "dietlibc (dietlibc-dev), own process", "matrix"),
+              "scn-klibc-exec": ("klibc-exec", "iso", "klibc (libklibc-dev), own process", "matrix")}
 
 
 def list_targets(conform=None):
@@ -23,7 +33,11 @@ def list_targets(conform=None):
     for line in p.stdout.splitlines():
         f = line.split("\t")
         if len(f) >= 5:
-            out.append({"name": f[0], "dialect": f[1], "version": f[2], "scnprintf": f[3], "where": f[4]})
+            t = {"name": f[0], "dialect": f[1], "version": f[2], "scnprintf": f[3], "where": f[4],
+                 "api": "c99", "group": "core", "conventions": ""}
+            if len(f) >= 8:
+                t.update(api=f[5], group=f[6], conventions=f[7])
+            out.append(t)
     return out
 
 
@@ -31,7 +45,7 @@ def executors():
     """Executor programs found in the build (not selectable by scn-conform)."""
     res = []
     dirs = [pathlib.Path(d) for d in (build.build_dir_for("default"),) if d] + [build.ROOT / "build" / "default"]
-    for prog, (name, dialect, desc) in _EXECUTORS.items():
+    for prog, (name, dialect, desc, group) in _EXECUTORS.items():
         for bdir in dirs:
             found = build._locate(bdir, prog)
             if found:
@@ -44,13 +58,15 @@ def executors():
                     pass
                 where = found.relative_to(build.ROOT) if build.ROOT in found.parents else found
                 res.append({"name": name, "dialect": dialect, "version": desc, "scnprintf": "wrapped",
-                            "where": f"executor ({where})"})
+                            "where": f"executor ({where})", "api": "c99", "group": group,
+                            "conventions": "the libc's own vsnprintf, in its own process (programs/exec)"})
                 break
     return res
 
 
 def select(all_targets, names, dialect):
-    """Checks --target names / --dialect against what is built."""
+    """Checks --target names / --dialect against what is built. Without
+    names: the core group (a matrix target is checked when named)."""
     known = {t["name"]: t for t in all_targets}
     if names:
         bad = [n for n in names if n not in known]
@@ -62,7 +78,7 @@ def select(all_targets, names, dialect):
             if not sel:
                 raise UsageError(f"none of the targets {', '.join(names)} is of dialect {dialect}")
         return sel
-    sel = [t for t in all_targets if not dialect or t["dialect"] == dialect]
+    sel = [t for t in all_targets if t.get("group", "core") == "core" and (not dialect or t["dialect"] == dialect)]
     if not sel:
         raise UsageError(f"no target of dialect {dialect} is built; see `./scnfuzz targets`")
     return sel

@@ -69,8 +69,8 @@ static int odd_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return r;
 }
 
-static const struct scn_target good = { "good", NULL, SCN_DIALECT_ISO, good_vsnprintf, NULL, "in-process" };
-static const struct scn_target odd = { "odd", NULL, SCN_DIALECT_ISO, odd_vsnprintf, NULL, "in-process" };
+static const struct scn_target good = { .name = "good", .dialect = SCN_DIALECT_ISO, .vsnprintf = good_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
+static const struct scn_target odd = { .name = "odd", .dialect = SCN_DIALECT_ISO, .vsnprintf = odd_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
 /* "good2": the host vsnprintf again, counting its calls (a target shared
  * by two differing pairs is called once per sub-case, not once per pair). */
@@ -81,7 +81,7 @@ static int good2_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return vsnprintf(buf, size, fmt, ap);
 }
 
-static const struct scn_target good2 = { "good2", NULL, SCN_DIALECT_ISO, good2_vsnprintf, NULL, "in-process" };
+static const struct scn_target good2 = { .name = "good2", .dialect = SCN_DIALECT_ISO, .vsnprintf = good2_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
 static char bufs[3][4096];
 

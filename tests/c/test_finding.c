@@ -337,8 +337,8 @@ static int fake_fail(char *buf, size_t size, const char *fmt, va_list ap)
 
 static void test_outputs(void)
 {
-    const struct scn_target a = { "a", NULL, SCN_DIALECT_ISO, fake_good, NULL, "in-process" };
-    const struct scn_target b = { "b", NULL, SCN_DIALECT_ISO, fake_fail, NULL, "in-process" };
+    const struct scn_target a = { .name = "a", .dialect = SCN_DIALECT_ISO, .vsnprintf = fake_good, .vscnprintf = NULL, .where = "in-process" };
+    const struct scn_target b = { .name = "b", .dialect = SCN_DIALECT_ISO, .vsnprintf = fake_fail, .vscnprintf = NULL, .where = "in-process" };
     const struct scn_target *t[2] = { &a, &b };
     struct scn_case c;
     parse("\"%s=%d%n\" str:\"x\\x00y\" int:42 n:int", &c);

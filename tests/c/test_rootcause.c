@@ -33,8 +33,8 @@ static int plus_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return r;
 }
 
-static const struct scn_target good = { "good", NULL, SCN_DIALECT_ISO, good_vsnprintf, NULL, "in-process" };
-static const struct scn_target plus = { "plus", NULL, SCN_DIALECT_ISO, plus_vsnprintf, NULL, "in-process" };
+static const struct scn_target good = { .name = "good", .dialect = SCN_DIALECT_ISO, .vsnprintf = good_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
+static const struct scn_target plus = { .name = "plus", .dialect = SCN_DIALECT_ISO, .vsnprintf = plus_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
 /* The root cause of text's case between good and plus (NULL: they agree). */
 static const struct scn_rootcause *root_cause(const char *text)

@@ -152,8 +152,8 @@ static void test_canonical(void)
     CHECK(fake_calls == 1, "%d C99 calls", fake_calls);
 
     /* scn_target_vscnprintf: the native entry when there is one, else the wrapper */
-    struct scn_target nat = { "nat", NULL, SCN_DIALECT_ISO, fake_vsnprintf, fake_native, "in-process" };
-    struct scn_target wrap = { "wrap", NULL, SCN_DIALECT_ISO, fake_vsnprintf, NULL, "in-process" };
+    struct scn_target nat = { .name = "nat", .dialect = SCN_DIALECT_ISO, .vsnprintf = fake_vsnprintf, .vscnprintf = fake_native, .where = "in-process" };
+    struct scn_target wrap = { .name = "wrap", .dialect = SCN_DIALECT_ISO, .vsnprintf = fake_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
     native_calls = fake_calls = 0;
     CHECK(via_target(&nat, buf, 8, "x") == 77 && native_calls == 1 && fake_calls == 0, "native entry not used");
     fake_ret = 30;
@@ -169,7 +169,8 @@ static void test_families_agree(void)
     static const char *const fmts[] = { "%s|%d", "%5s|%x", "", "%.3s%o", "%-9s%+d!" };
     for (const struct scn_target *const *tp = scn_targets(); *tp; tp++) {
         const struct scn_target *t = *tp;
-        const struct scn_target wrapped = { t->name, t->version, t->dialect, t->vsnprintf, NULL, t->where };
+        const struct scn_target wrapped = { .name = t->name, .version = t->version, .dialect = t->dialect,
+                                            .vsnprintf = t->vsnprintf, .where = t->where };
         for (size_t i = 0; i < sizeof fmts / sizeof fmts[0]; i++)
             for (size_t size = 0; size < 24; size++) {
                 char a[64], b[64];

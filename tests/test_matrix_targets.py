@@ -1,0 +1,201 @@
+"""Smoke test of every matrix target (the printfs that libraries vendor and the
+other libcs: core/targets/<name>/, group "matrix" of `scn-conform
+--list-targets`; the executors of dietlibc and klibc).
+
+Each one runs a dozen plain ISO cases (integers, strings, characters, %%,
+widths, flags, precisions, *, l/ll, %f, a long output) through scn-conform at
+every buffer size, in both families where it has them (a target without a C99
+family, api "scnprintf" or "pointer", is checked on the scnprintf family
+only). A result passes, or fails with a rule of oracles/known_bugs.tsv or
+allowances.tsv explaining it (the target's documented conventions and known
+bugs: apr's and linux-tools' size-0 returns, stb's write before the buffer at
+size 0, ...); a failure no rule explains, an error or a crash fails the test.
+When the rule stopped the per-size checks early, the full output is still
+compared with the expectation.
+
+Which targets: those `--list-targets` reports in the matrix group (so the
+targets other helpers add are checked as soon as they are built), plus the
+manifest CMake writes, build/<dir>/matrix-targets.tsv (name, Debian package,
+status; core/targets/matrix/matrix_target.cmake): a target CMake skipped is
+skipped here with CMake's reason when its package is not installed, and FAILS
+when the package is installed (it should have been built).
+"""
+import json
+import pathlib
+import subprocess
+
+import pytest
+
+from conftest import build_dir
+
+# The smoke set, corpus lines (docs/CASE_FORMAT.md, corpus/README.md): what
+# every printf of the matrix supports.
+SMOKE = [
+    ('smoke.d', '"[%d]" int:-42', '"[-42]"', 'C17 7.21.6.1p8 (d)'),
+    ('smoke.u', '"%u|%x|%X|%o" uint:3054 uint:255 uint:255 uint:8', '"3054|ff|FF|10"', 'C17 7.21.6.1p8 (u, x, X, o)'),
+    ('smoke.width', '"[%5d|%-5d|%05d]" int:42 int:42 int:-42', '"[   42|42   |-0042]"',
+     'C17 7.21.6.1p4-6 (width, - and 0 flags)'),
+    ('smoke.plus', '"%+d %+d" int:7 int:-7', '"+7 -7"', 'C17 7.21.6.1p6 (+)'),
+    ('smoke.prec', '"[%.3d|%.5x]" int:7 uint:255', '"[007|000ff]"', 'C17 7.21.6.1p8 (d, x: precision)'),
+    ('smoke.s', '"<%s>" str:"hello world"', '"<hello world>"', 'C17 7.21.6.1p8 (s)'),
+    ('smoke.s.prec', '"[%.3s|%8s|%-8s]" str:"abcdef" str:"ab" str:"cd"', '"[abc|      ab|cd      ]"',
+     'C17 7.21.6.1p8 (s: precision), p4 (width)'),
+    ('smoke.c', '"%c%c%c" int:97 int:98 int:99', '"abc"', 'C17 7.21.6.1p8 (c)'),
+    ('smoke.pct', '"100%% %d%%" int:5', '"100% 5%"', 'C17 7.21.6.1p8 (%)'),
+    ('smoke.f', '"%f|%.2f|%8.3f" double:0x1.8p+0 double:0x1.91eb851eb851fp+1 double:-0x1p-1',
+     '"1.500000|3.14|  -0.500"', 'C17 7.21.6.1p8 (f)'),
+    ('smoke.l', '"%ld %lu" long:-1 ulong:4294967296', '"-1 4294967296"', 'C17 7.21.6.1p7 (l)'),  # apr: no ll
+    ('smoke.star', '"[%*d|%.*s]" int:4 int:1 int:2 str:"xyz"', '"[   1|xy]"', 'C17 7.21.6.1p5 (* width, precision)'),
+    ('smoke.long', '"%s%s" str:"0123456789abcdefghijklmnopqrstuvwxyz" str:"ABCDEFGHIJKLMNOPQRSTUVWXYZ"',
+     '"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"', 'C17 7.21.6.1 (every truncation)'),
+]
+EXPLAINED = {"known-bug", "known-gap", "implementation-defined", "allowance"}
+
+
+def _list_targets(conform):
+    p = subprocess.run([str(conform), "--list-targets"], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    out = {}
+    for line in p.stdout.splitlines():
+        f = line.split("\t")
+        assert len(f) == 8, f"--list-targets: {len(f)} columns, 8 expected: {line!r}"
+        out[f[0]] = {"dialect": f[1], "version": f[2], "api": f[5], "group": f[6], "conventions": f[7]}
+    return out
+
+
+def _manifest():
+    path = build_dir() / "matrix-targets.tsv"
+    if not path.is_file():
+        return {}
+    rows = {}
+    for line in path.read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        name, package, status = line.split("\t", 2)
+        rows[name] = (package, status)
+    return rows
+
+
+def _installed(package):
+    p = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+    return p.returncode == 0 and "install ok installed" in p.stdout
+
+
+def _params():
+    """(name, how): every matrix target of the manifest and of the target list."""
+    names = {}
+    for name, (package, status) in _manifest().items():
+        names[name] = "executor" if name.endswith("-exec") else "in-process"
+    conform = build_dir() / "programs" / "scn-conform"
+    if conform.is_file():
+        try:
+            for name, t in _list_targets(conform).items():
+                if t["group"] == "matrix":
+                    names.setdefault(name, "in-process")
+        except (AssertionError, OSError, subprocess.SubprocessError):
+            pass  # the test of the list itself reports it
+    return sorted(names.items())
+
+
+@pytest.fixture(scope="module")
+def smoke_tsv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("matrix") / "smoke.tsv"
+    path.write_text("".join(f"{cat}\t{case}\t{iso}\t-\tstd\t{cite}\n" for cat, case, iso, cite in SMOKE))
+    return path
+
+
+def test_list_targets_columns(scn_conform):
+    """Every target has its api, group and a one-line statement of its
+    conventions; the core group is exactly the project's own targets."""
+    ts = _list_targets(scn_conform)
+    for name, t in ts.items():
+        assert t["api"] in ("c99", "scnprintf", "pointer"), (name, t)
+        assert t["group"] in ("core", "matrix"), (name, t)
+        assert t["conventions"] and t["version"], (name, t)
+    core = {n for n, t in ts.items() if t["group"] == "core"}
+    assert {"ref", "ref-kernel", "glibc"} <= core <= {"ref", "ref-kernel", "glibc", "musl", "kernel"}
+
+
+def test_default_selection_is_core(scn_conform, smoke_tsv):
+    """Without --target, scn-conform checks the core group only."""
+    p = subprocess.run([str(scn_conform), "--category", "smoke.d", str(smoke_tsv)], capture_output=True, text=True,
+                       timeout=300)
+    summary = json.loads(p.stdout.splitlines()[-1])["summary"]
+    ts = _list_targets(scn_conform)
+    assert {t["name"] for t in summary["targets"]} == {n for n, t in ts.items() if t["group"] == "core"}
+
+
+def _conform(scn_conform, how, name, tsv):
+    if how == "executor":
+        exe = pathlib.Path(_manifest()[name][1].split(": ", 1)[1])
+        assert exe.is_file(), f"{name}: CMake configured {exe}, but it is not built"
+        cmd = [str(scn_conform), "--exec", str(exe)]  # named by its banner: "dietlibc", "klibc" (the rules' names)
+    else:
+        cmd = [str(scn_conform), "--target", name]
+    p = subprocess.run(cmd + ["--every-size", str(tsv)], capture_output=True, text=True, timeout=900)
+    lines = [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")]
+    assert lines and "summary" in lines[-1], f"{name}: scn-conform exited {p.returncode}: {p.stderr[-600:]}"
+    return cmd, lines[:-1], lines[-1]["summary"]
+
+
+@pytest.mark.parametrize("name,how", _params())
+def test_matrix_target_smoke(scn_conform, smoke_tsv, name, how):
+    man = _manifest().get(name)
+    if man and not man[1].startswith("built"):
+        package, status = man
+        if package != "-" and _installed(package):
+            pytest.fail(f"{name}: its package {package} is installed but CMake did not build it ({status})",
+                        pytrace=False)
+        pytest.skip(f"{name}: {status}")
+    if how == "in-process":
+        ts = _list_targets(scn_conform)
+        assert name in ts, f"{name}: CMake configured it, but scn-conform does not list it (build failed?)"
+        assert ts[name]["group"] == "matrix"
+    cmd, results, summary = _conform(scn_conform, how, name, smoke_tsv)
+    assert summary["cases"] == len(SMOKE) and summary["error"] == 0, summary
+    unexplained = [r for r in results if r["status"] != "pass" and r.get("rule_kind") not in EXPLAINED]
+    assert not unexplained, (f"{name}: {len(unexplained)} smoke case(s) fail with no rule explaining them, first: "
+                             f"{unexplained[0]['case']}: {unexplained[0].get('oracle')} "
+                             f"{unexplained[0].get('detail', '')} (signature {unexplained[0].get('signature')})")
+    # a rule that stopped the per-size checks early: the full output still
+    # has to be the expected one (an expect.* failure is the rule's own)
+    expected = {case: iso for _, case, iso, _ in SMOKE}
+    for r in results:
+        if r["status"] != "pass" and not str(r.get("oracle", "")).startswith("expect."):
+            one = subprocess.run(cmd + ["--case", r["case"]], capture_output=True, text=True, timeout=120)
+            got = json.loads(one.stdout.splitlines()[-1])["actual"]
+            assert got == expected[r["case"]], f"{name}: {r['case']}: output {got}, expected {expected[r['case']]}"
+
+
+def _known_entries():
+    """(id, targets, reproducer) of oracles/known_bugs.tsv (the build's table is this file)."""
+    rows = []
+    for line in (pathlib.Path(__file__).resolve().parent.parent / "oracles" / "known_bugs.tsv").read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        f = line.split("\t")
+        rows.append((f[0], f[4].split(","), f[6]))
+    return rows
+
+
+def test_known_entries_still_reproduce(scn_conform):
+    """Every known_bugs.tsv entry written for an in-process target of the
+    manifest still shows on it: its reproducer fails a check there, or its
+    output differs from the reference's (an entry that no longer reproduces
+    is stale, or was never true)."""
+    ts = _list_targets(scn_conform)
+    mine = {n for n, (_, status) in _manifest().items() if status == "built" and n in ts}
+    if not mine:
+        pytest.skip("no in-process matrix target of the manifest is built")
+    checked, stale = 0, []
+    for entry, targets, repro in _known_entries():
+        for t in sorted(set(targets) & mine):
+            p = subprocess.run([str(scn_conform), "--target", "ref", "--target", t, "--case", repro],
+                               capture_output=True, text=True, timeout=120)
+            res = {r["target"]: r for r in map(json.loads, p.stdout.splitlines())}
+            assert t in res, f"{entry}: no result for {t}: {p.stderr[-300:]}"
+            checked += 1
+            if res[t]["status"] == "pass" and res[t]["actual"] == res["ref"]["actual"]:
+                stale.append(f"{entry} on {t}: {repro} gives {res[t]['actual']}, as ref does")
+    assert checked >= len(mine), f"only {checked} entries checked for {sorted(mine)}"
+    assert not stale, "known_bugs.tsv entries that do not reproduce:\n" + "\n".join(stale)
