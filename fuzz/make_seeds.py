@@ -169,6 +169,7 @@ def main():
         "fuzz_iso_diff": byte_seeds(ISO_TABLE, 0),
         "fuzz_kernel_diff": byte_seeds(KERNEL_KPTR_TABLE, 1) + kptr_seeds(),
         "fuzz_planted": byte_seeds(ISO_TABLE, 0)[::2],
+        "fuzz_matrix": byte_seeds(ISO_TABLE, 0),  # each implementation of `scnfuzz matrix`, beside ref
         "fuzz_planted_kernel": byte_seeds(KERNEL_KPTR_TABLE, 1)[::2],
         "fuzz_parse": [s.encode() for s in PARSE_SEEDS] + byte_seeds(ISO_TABLE, 0)[::6],
     }

@@ -74,6 +74,7 @@ def results(runs, name):
     return [json.loads(l) for l in (out / "conform.jsonl").read_text().splitlines() if '"summary"' not in l]
 
 
+@pytest.mark.slow
 def test_every_iso_case_every_libc(runs):
     n_iso = conform._expected_results(conform.corpus_files(), [{"dialect": "iso"}])
     for name in runs:
@@ -89,6 +90,7 @@ def test_every_iso_case_every_libc(runs):
         assert tot["pass"] + tot["fail"] + tot["error"] == n_iso
 
 
+@pytest.mark.slow
 def test_musl_real_divergences(runs):
     rep, doc = libc_doc(runs, "musl")
     cats = {k: v["verdict"] for k, v in doc["categories"].items()}
@@ -103,6 +105,7 @@ def test_musl_real_divergences(runs):
     assert b["status"] == "fail" and b["actual"] == "!err"
 
 
+@pytest.mark.slow
 def test_dietlibc_real_divergences(runs):
     rep, doc = libc_doc(runs, "dietlibc")
     rs = results(runs, "dietlibc")
@@ -128,6 +131,7 @@ def test_dietlibc_real_divergences(runs):
     assert rep["summary"]["verdict"] == "fail"
 
 
+@pytest.mark.slow
 def test_klibc_has_no_floating_point(runs):
     rep, doc = libc_doc(runs, "klibc")
     # klibc's printf has no floating conversions: they are "unsupported", not a crash of the suite
@@ -141,6 +145,7 @@ def test_klibc_has_no_floating_point(runs):
     assert doc["categories"]["flags.plus"]["verdict"] == "deviates"
 
 
+@pytest.mark.slow
 def test_libcs_differ_visibly(runs):
     docs = {n: libc_doc(runs, n)[1] for n in ("musl", "dietlibc", "klibc") if n in runs}
     if len(docs) < 3:
@@ -261,6 +266,7 @@ def fuzz_libc(cc, out, seconds):
     return subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=600)
 
 
+@pytest.mark.campaign
 def test_fuzz_through_the_executor(tmp_path):
     """A differential campaign through dietlibc's executor: its crashes (the
     executor restarted) and its

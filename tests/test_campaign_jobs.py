@@ -45,6 +45,7 @@ def _workers_of_findings(rep):
     return set().union(*(set(f.get("workers", [])) for f in rep["findings"]))
 
 
+@pytest.mark.campaign
 def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"
@@ -94,6 +95,7 @@ def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
     assert _workers_of_findings(rep) == {0, 1}
 
 
+@pytest.mark.campaign
 def test_afl_main_and_secondary_one_sync_dir(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"
@@ -135,6 +137,7 @@ def _campaign(run_dir, corpus, *extra):
     return load_report(run_dir)["parts"][-1], p.stderr
 
 
+@pytest.mark.campaign
 def test_resume_from_the_previous_campaign_and_fresh(tmp_path):
     corpus = tmp_path / "campaign-corpus"
     first, err1 = _campaign(track(tmp_path / "20260101T000001Z-fuzz"), corpus)

@@ -74,6 +74,7 @@ def _fuzzer_pids(run_dir):
     return pids
 
 
+@pytest.mark.campaign
 def test_sigterm_midway_keeps_the_findings(run_dir):
     proc = _start(run_dir)
     _wait_for_findings(proc, run_dir, want=1)
@@ -100,6 +101,7 @@ def test_sigterm_midway_keeps_the_findings(run_dir):
     assert not _fuzzer_pids(run_dir)
 
 
+@pytest.mark.campaign
 def test_sigterm_planted_bug_is_a_finding(run_dir):
     proc = _start(run_dir, "--planted", "ret-would-be")
     _wait_for_findings(proc, run_dir, want=1)
@@ -117,6 +119,7 @@ def test_sigterm_planted_bug_is_a_finding(run_dir):
     assert p.returncode == 1 and f["oracle"] in p.stdout, p.stdout[-1500:]
 
 
+@pytest.mark.campaign
 def test_sigkill_loses_nothing_and_report_rebuilds(run_dir):
     proc = _start(run_dir)
     _wait_for_findings(proc, run_dir, want=1)
@@ -239,6 +242,7 @@ def test_default_run_directory_and_latest_symlink(tmp_path):
             latest.unlink()
 
 
+@pytest.mark.campaign
 def test_afl_engine_campaign(run_dir):
     """--engine afl: AFL++ (build/afl, configured on first use) runs the same
     fuzzer in campaign mode; its stats give the executions; SIGTERM stops it."""

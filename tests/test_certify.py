@@ -300,6 +300,7 @@ def test_glibc_vsnprintf_certified_on_the_hostile_categories(tmp_path):
     assert all(v["complete"] and not v["deaths"] for v in cert["phases"].values())
 
 
+@pytest.mark.slow
 def test_correct_vscnprintf_over_glibc_certified_on_the_whole_corpus(tmp_path):
     """Issue 12's acceptance: --dialect iso --allow-as glibc certifies it,
     listing the known bugs and gaps of glibc it inherits, each with its

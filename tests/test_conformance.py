@@ -96,6 +96,7 @@ def _describe(rec):
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target,category", PARAMS,
                          ids=[f"{t}:{c}" for t, c in PARAMS])
 def test_conformance(conformance_results, target, category):

@@ -60,6 +60,7 @@ def _merge(src, into, *extra):
     return tuple(int(x) for x in m.groups())
 
 
+@pytest.mark.campaign
 def test_merge_adds_only_units_with_new_coverage(campaign, tmp_path):
     into = tmp_path / "seeds"
     shutil.copytree(SEEDS, into)
@@ -74,6 +75,7 @@ def test_merge_adds_only_units_with_new_coverage(campaign, tmp_path):
     assert again <= _strays(added) and len(_snapshot(into)) == len(snap) + again
 
 
+@pytest.mark.campaign
 def test_merge_refuses_to_grow_beyond_max_size(campaign, tmp_path):
     into = tmp_path / "seeds"
     shutil.copytree(SEEDS, into)
@@ -85,6 +87,7 @@ def test_merge_refuses_to_grow_beyond_max_size(campaign, tmp_path):
     assert _snapshot(into) == _snapshot(SEEDS)
 
 
+@pytest.mark.campaign
 def test_minimize_keeps_the_coverage_with_fewer_units(campaign, tmp_path):
     work = tmp_path / FUZZER
     shutil.copytree(campaign, work)
@@ -98,6 +101,7 @@ def test_minimize_keeps_the_coverage_with_fewer_units(campaign, tmp_path):
     assert _merge(campaign, work)[2] <= _strays(len(kept))
 
 
+@pytest.mark.campaign
 def test_minimize_out_leaves_the_corpus(campaign, tmp_path):
     out = tmp_path / "min"
     _ok(run_scnfuzz("corpus", "minimize", campaign, "--out", out, timeout=600))
@@ -106,6 +110,7 @@ def test_minimize_out_leaves_the_corpus(campaign, tmp_path):
     assert set(got.items()) <= set(_snapshot(campaign).items())
 
 
+@pytest.mark.campaign
 def test_minimize_with_afl_cmin(tmp_path):
     work = tmp_path / "c"
     shutil.copytree(SEEDS, work)

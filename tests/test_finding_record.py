@@ -89,6 +89,7 @@ def test_conform_failures_carry_the_record(tmp_path, scn_conform):
     assert all(r["category"] and r["where"].endswith((":1", ":2", ":3")) for r in recs)
 
 
+@pytest.mark.campaign
 def test_fuzzer_campaign_lines_are_records(tmp_path, fuzz_build):  # noqa: F811
     fz = binary(fuzz_build, "fuzz_iso_diff")
     corpus = tmp_path / "corpus"
@@ -108,6 +109,7 @@ def test_fuzzer_campaign_lines_are_records(tmp_path, fuzz_build):  # noqa: F811
     assert not new, new
 
 
+@pytest.mark.campaign
 def test_executor_campaign_lines_are_records(tmp_path):
     out = tmp_path / "run"
     p = subprocess.run([str(REPO / "scnfuzz"), "fuzz", "--libc-cc", "musl-gcc", "--time", "4", "--out", str(out)],

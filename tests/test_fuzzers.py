@@ -117,6 +117,7 @@ def fuzz_env(tmp_path, **extra):
 # ---------------------------------------------------------------- planted
 
 
+@pytest.mark.campaign
 @pytest.mark.parametrize("bug", sorted(PLANTED))
 def test_planted_bug_is_found_by_the_right_oracle(fuzz_build, tmp_path, bug, record_property):
     corpus = tmp_path / "corpus"
@@ -165,6 +166,7 @@ def _biggest_ret(row):
     return max(rets + ([int(m.group(1))] if m else []))
 
 
+@pytest.mark.campaign
 def test_planted_kernel_extension_bug_is_its_own_root_cause(fuzz_build, tmp_path):
     """A bug inside one %p extension (fuzz/planted_kernel.c: %pI6c takes the
     last of two longest zero runs) is found by fuzz_kernel_diff's
@@ -184,6 +186,7 @@ def test_planted_kernel_extension_bug_is_its_own_root_cause(fuzz_build, tmp_path
     assert r.returncode != 0, "the fuzzer must stop (abort) on the finding"
 
 
+@pytest.mark.campaign
 @pytest.mark.parametrize("bug", sorted(NARROW) + ["miscount-4096"])
 def test_planted_bug_changes_only_its_situation(fuzz_build, tmp_path, bug):
     corpus = tmp_path / "corpus"
@@ -214,6 +217,7 @@ def test_planted_bug_changes_only_its_situation(fuzz_build, tmp_path, bug):
     print(f"\n{bug}: {len(rows)} finding(s), all in the bug's situation, root cause(s) {sorted(sigs)}")
 
 
+@pytest.mark.campaign
 def test_correct_reference_gives_no_finding(fuzz_build, tmp_path):
     corpus = tmp_path / "corpus"
     corpus.mkdir()
@@ -229,6 +233,7 @@ def test_correct_reference_gives_no_finding(fuzz_build, tmp_path):
 # ---------------------------------------------------------- real fuzzers
 
 
+@pytest.mark.campaign
 @pytest.mark.parametrize("fuzzer", ["fuzz_ref", "fuzz_iso_diff", "fuzz_kernel_diff", "fuzz_parse"])
 def test_fuzzer_runs_on_its_seeds(fuzz_build, tmp_path, fuzzer):
     seeds = REPO / "corpus" / "fuzz" / fuzzer
@@ -259,6 +264,7 @@ def test_fuzzer_runs_on_its_seeds(fuzz_build, tmp_path, fuzzer):
 # ----------------------------------------------------------------- replay
 
 
+@pytest.mark.campaign
 def test_replay_case_text_side_by_side(fuzz_build):
     r = _run([str(binary(fuzz_build, "scn-replay")), "--target", "ref", '"%-4d|%s" int:42 str:"ab"'])
     assert r.returncode == 0, r.stdout
@@ -266,6 +272,7 @@ def test_replay_case_text_side_by_side(fuzz_build):
     assert "0 finding(s)" in r.stdout
 
 
+@pytest.mark.campaign
 def test_replay_usage_errors(fuzz_build):
     rp = str(binary(fuzz_build, "scn-replay"))
     assert _run([rp]).returncode == 2
@@ -273,6 +280,7 @@ def test_replay_usage_errors(fuzz_build):
     assert _run([rp, "--target", "no-such-target", '"x"']).returncode == 2
 
 
+@pytest.mark.campaign
 def test_replay_reports_a_planted_bug(fuzz_build):
     env = dict(os.environ, SCN_PLANTED="ret-size")
     r = _run([str(binary(fuzz_build, "scn-replay")), "--target", "ref", "--target", "planted", '"hello" @3'],
@@ -283,6 +291,7 @@ def test_replay_reports_a_planted_bug(fuzz_build):
     assert rows[0]["target"] == "planted"
 
 
+@pytest.mark.campaign
 def test_replay_fuzzer_bytes_and_allowances(fuzz_build, tmp_path):
     rp = str(binary(fuzz_build, "scn-replay"))
     seed = sorted((REPO / "corpus" / "fuzz" / "fuzz_iso_diff").iterdir())[1]
@@ -304,6 +313,8 @@ def test_replay_fuzzer_bytes_and_allowances(fuzz_build, tmp_path):
 # ------------------------------------------------------- no sanitizers
 
 
+@pytest.mark.campaign
+@pytest.mark.slow
 def test_fuzz_build_without_sanitizers(tmp_path):
     """The fuzz-nosan configuration (CMakePresets.json: libFuzzer, no sanitizer; the README's
     throughput build) builds every program, not only the fuzzers, and its ISO differential
@@ -328,6 +339,7 @@ def test_fuzz_build_without_sanitizers(tmp_path):
 # ------------------------------------------------------------------ AFL++
 
 
+@pytest.mark.campaign
 def test_afl_build_and_short_run(tmp_path):
     if not shutil.which("afl-clang-fast") or not shutil.which("afl-fuzz"):
         pytest.skip("afl++ not installed")
@@ -356,6 +368,7 @@ def test_afl_build_and_short_run(tmp_path):
           f"stability {stats['stability']}")
 
 
+@pytest.mark.campaign
 def test_the_list_of_fuzzers_is_complete(fuzz_build):
     """Every fuzzer of fuzzers.tsv has its harness, options and seeds, was built,
     and its configuration is one scn-replay knows; no harness is left out."""

@@ -159,6 +159,8 @@ def _options(path: pathlib.Path) -> dict:
     return dict(cp["libfuzzer"]) if cp.has_section("libfuzzer") else {}
 
 
+@pytest.mark.campaign
+@pytest.mark.slow
 def test_out_is_complete(ossfuzz):
     out = ossfuzz["out"]
     for f in FUZZERS:
@@ -181,6 +183,7 @@ def test_out_is_complete(ossfuzz):
     assert not (out / "fuzz_planted").exists(), "the planted-bug fuzzer must not be shipped"
 
 
+@pytest.mark.campaign
 def test_flags_follow_the_contract(ossfuzz):
     """Compile lines carry $CFLAGS and never -fsanitize=fuzzer (link-only)."""
     cc = (ossfuzz["work"] / "scnfuzz-build" / "compile_commands.json").read_text()
@@ -196,6 +199,7 @@ def test_flags_follow_the_contract(ossfuzz):
     assert any("src/stdio/vfprintf.c" in c for c in cmds)
 
 
+@pytest.mark.campaign
 def test_differential_fuzzers_contain_kernel_and_musl(ossfuzz):
     syms = subprocess.run(["nm", str(ossfuzz["out"] / "fuzz_iso_diff")],
                           capture_output=True, text=True, check=True).stdout
@@ -248,11 +252,14 @@ def _run_fuzzer(out: pathlib.Path, fuzzer: str, tmp_path: pathlib.Path, seconds:
     assert int(m.group(1)) > MIN_EXECS, f"{fuzzer} executed only {m.group(1)} inputs"
 
 
+@pytest.mark.campaign
 @pytest.mark.parametrize("fuzzer", FUZZERS)
 def test_fuzzer_runs_on_its_seeds(ossfuzz, fuzzer, tmp_path):
     _run_fuzzer(ossfuzz["out"], fuzzer, tmp_path, RUN_SECONDS)
 
 
+@pytest.mark.campaign
+@pytest.mark.slow
 def test_msan_build(ossfuzz_msan):
     """SANITIZER=memory: every fuzzer builds, musl is left out (README.md),
     the kernel object is in and MSan-instrumented."""
@@ -268,11 +275,13 @@ def test_msan_build(ossfuzz_msan):
     assert vs and "-fsanitize=memory" in vs[0].split()
 
 
+@pytest.mark.campaign
 @pytest.mark.parametrize("fuzzer", FUZZERS)
 def test_msan_fuzzer_runs_on_its_seeds(ossfuzz_msan, fuzzer, tmp_path):
     _run_fuzzer(ossfuzz_msan["out"], fuzzer, tmp_path, 2)
 
 
+@pytest.mark.campaign
 def test_lib_fuzzing_engine_is_honoured(ossfuzz):
     """Relink with an engine archive instead of -fsanitize=fuzzer (as with
     AFL++/honggfuzz in OSS-Fuzz), build.sh run from $SRC/build.sh: no
@@ -308,6 +317,7 @@ def test_lib_fuzzing_engine_is_honoured(ossfuzz):
         assert f"standalone: ran {len(files)} inputs" in r.stdout
 
 
+@pytest.mark.campaign
 def test_run_tests_sh(ossfuzz):
     """OSS-Fuzz's unit-test hook ($SRC/run_tests.sh, run after build.sh in its
     container): in build.sh's tree and environment the C tests build with
@@ -468,6 +478,7 @@ def _run_planted(fuzz_build, bug: str, tmp_path: pathlib.Path) -> subprocess.Pop
         stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.campaign
 def test_new_root_cause_is_its_own_clusterfuzz_crash(fuzz_build, tmp_path):
     """A new root cause aborts (SCN_FUZZ_CONTINUE unset, as under ClusterFuzz) after a
     glibc-assert line naming its signature, which ClusterFuzz takes as the crash
@@ -492,8 +503,7 @@ def test_new_root_cause_is_its_own_clusterfuzz_crash(fuzz_build, tmp_path):
     assert len(set(states.values())) == len(bugs), states
 
 
-# Slow (the fuzzers run 30 s each, two at a time: ~1 min). No pytest markers are
-# registered in this project yet; mark it @pytest.mark.slow once they are.
+# The fuzzers run 30 s each, two at a time: ~1 min (marked slow and campaign).
 SHIPPED_RUN_SECONDS = 30
 
 
@@ -516,6 +526,8 @@ def _run_shipped(fuzz_build, fuzzer: str, tmp_path: pathlib.Path):
     return r, rows
 
 
+@pytest.mark.campaign
+@pytest.mark.slow
 def test_shipped_fuzzers_do_not_abort_on_known_differences(fuzz_build, tmp_path):
     """Under ClusterFuzz every abort is a crash report. The differences of glibc, musl
     and the kernel the shipped fuzzers meet from their seeds are known bugs or

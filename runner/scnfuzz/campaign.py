@@ -386,11 +386,24 @@ class Job:
         return out
 
 
+def matrix_target(fuzzer):
+    """fuzz_matrix's target "matrix" is the implementation env
+    SCN_MATRIX_TARGET names (fuzz/fuzz_configs.c; `scnfuzz matrix` sets it),
+    or None for another fuzzer."""
+    if "matrix" not in FUZZER_TARGETS.get(fuzzer, ((), None))[0]:
+        return None
+    return os.environ.get("SCN_MATRIX_TARGET") or None
+
+
 def _crash_finding(run, job, rc, before, replay_fuzzer):
     """A fuzzer that died (a sanitizer report, a hang): one finding per new artifact."""
     art = run.path / "artifacts"
     new = sorted(set(art.glob(f"{job.fuzzer}-*")) - before)
     out = []
+    # fuzz_matrix: a crash of one implementation is not another's (the signature names it)
+    mt = matrix_target(job.fuzzer)
+    who = {"targets": [mt]} if mt else {}
+    tag = f"{job.fuzzer}~{mt}" if mt else job.fuzzer
     for a in new:
         kind = a.name[len(job.fuzzer) + 1:].split("-")[0]
         klass = {"timeout": "hang", "slow": "hang", "oom": "crash", "leak": "memory-safety"}.get(kind, "crash")
@@ -402,14 +415,14 @@ def _crash_finding(run, job, rc, before, replay_fuzzer):
             log_tail = m[-1] if m else ""
         except OSError:
             pass
-        sig = f"{klass}:{job.fuzzer}:{(log_tail.split(' in ')[-1] if ' in ' in log_tail else kind)[:80]}"
+        sig = f"{klass}:{tag}:{(log_tail.split(' in ')[-1] if ' in ' in log_tail else kind)[:80]}"
         out.append({"oracle": klass, "classification": klass, "case": case or '""', "signature": sig,
                     "detail": log_tail or f"{job.fuzzer} exited {rc}", "artifact": str(a.relative_to(run.path)),
-                    "fuzzer": job.fuzzer, "worker": job.idx, "source": "fuzz", "outputs": {}})
+                    "fuzzer": job.fuzzer, "worker": job.idx, "source": "fuzz", "outputs": {}, **who})
     if not new:
         out.append({"oracle": "crash", "classification": "crash", "case": '""',
-                    "signature": f"crash:{job.fuzzer}:exit{rc}", "detail": f"{job.fuzzer} exited {rc} without an artifact",
-                    "fuzzer": job.fuzzer, "worker": job.idx, "source": "fuzz", "outputs": {}})
+                    "signature": f"crash:{tag}:exit{rc}", "detail": f"{job.fuzzer} exited {rc} without an artifact",
+                    "fuzzer": job.fuzzer, "worker": job.idx, "source": "fuzz", "outputs": {}, **who})
     return out
 
 
@@ -597,6 +610,9 @@ def _run(args, fuzzer, planted):
     if planted:
         run.meta["planted"] = planted
     tnames, dialect = FUZZER_TARGETS[fuzzer]
+    mt = matrix_target(fuzzer)
+    if mt:  # run.json names the implementation fuzz_matrix is fuzzing
+        tnames = [mt if n == "matrix" else n for n in tnames]
     if engine == "afl":  # the AFL++ build has no in-process musl (see build.afl_tool)
         tnames = [t for t in tnames if t != "musl"]
     try:

@@ -149,6 +149,26 @@ def make_parser():
     from . import corpus
     corpus.add_parser(sub, EPILOG)
 
+    p = sub.add_parser("matrix", help="every vendored printf and libc of the matrix: conformance + a campaign "
+                       "each, one report (implementations x categories)",
+                       description="For every implementation of the matrix that is built (`scnfuzz targets`: "
+                       "the vendored printfs, and the dietlibc/klibc executors), the conformance suite and a "
+                       "time-boxed differential campaign against the reference (fuzz_matrix; executors: fuzz "
+                       "--libc-cc), each a run of its own in RUN/impl/<name>/, then one report whose first "
+                       "table is implementations x categories. Certification is not run. Ctrl-C/SIGTERM stops "
+                       "the running implementations and still writes the report.", epilog=EPILOG)
+    p.add_argument("--time", type=seconds, default=60.0, metavar="S",
+                   help="seconds of campaign per implementation (default 60)")
+    p.add_argument("--jobs", type=jobs, default=1, metavar="N", help="implementations run at once (default 1)")
+    p.add_argument("--only", metavar="A,B,..", help="only these implementations")
+    p.add_argument("--fresh", action="store_true", help="start each campaign from the seeds (its campaign "
+                   "corpus, build/fuzz/campaign-corpus/fuzz_matrix-<name>, is kept between runs otherwise)")
+    p.add_argument("--markdown", metavar="FILE", help="also write the matrix as FILE (docs/MATRIX.md), with "
+                   "the command and date that made it")
+    p.add_argument("--from", dest="from_run", metavar="RUN_DIR", help="run nothing: print (and with "
+                   "--markdown write) the matrix of an earlier `scnfuzz matrix` run")
+    _add_out(p)
+
     sub.add_parser("certify", add_help=False,
                    help="certify a vendored printf (scnfuzz certify --help)")
     return top
@@ -159,9 +179,12 @@ def cmd_targets(args):
     ts = tg.list_targets() + tg.executors()
     w = max(len(t["name"]) for t in ts)
     wv = max(len(t["version"]) for t in ts)
-    print(f"{'NAME':<{w}}  {'VERSION':<{wv}}  DIALECT  SCNPRINTF  WHERE")
+    print(f"{'NAME':<{w}}  {'VERSION':<{wv}}  DIALECT  GROUP   API        SCNPRINTF  WHERE")
     for t in ts:
-        print(f"{t['name']:<{w}}  {t['version']:<{wv}}  {t['dialect']:<7}  {t['scnprintf']:<9}  {t['where']}")
+        print(f"{t['name']:<{w}}  {t['version']:<{wv}}  {t['dialect']:<7}  {t.get('group', 'core'):<6}  "
+              f"{t.get('api', 'c99'):<9}  {t['scnprintf']:<9}  {t['where']}")
+    print(f"\n{len(ts)} implementations; the matrix group is checked by name (--target) and by "
+          f"`scnfuzz matrix`; conventions: `scn-conform --list-targets`")
     return 0
 
 
@@ -300,6 +323,11 @@ def cmd_corpus(args):
     return corpus.main(args)
 
 
+def cmd_matrix(args):
+    from . import matrix
+    return matrix.main(args)
+
+
 def _main(argv):
     if argv[:1] == ["certify"]:  # its own parser (many options of its own)
         from . import certify
@@ -310,7 +338,8 @@ def _main(argv):
         parser.print_help(sys.stderr)
         return 2
     return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
-            "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus}[args.cmd](args)
+            "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus,
+            "matrix": cmd_matrix}[args.cmd](args)
 
 
 def _say(msg):

@@ -1,0 +1,402 @@
+"""`scnfuzz matrix`: every implementation of the matrix (the "matrix" group of
+`scn-conform --list-targets`, and the matrix's executor libcs that are
+built) through the conformance suite and a time-boxed differential campaign
+against the reference, into one report whose first table is implementations x
+categories.
+
+Each implementation is a run of its own, RUN/impl/<name>/, made by the
+ordinary commands in a child process (`scnfuzz conform --target NAME`, then
+`scnfuzz fuzz --fuzzer fuzz_matrix` with env SCN_MATRIX_TARGET=NAME, or the
+--libc-cc forms for an executor): its report is whole as soon as it ends, so
+a killed matrix loses only the implementations still running. The matrix's
+report is rebuilt from those runs after each one ends (report.build_report
+over their parts and findings, then the matrix section in front), and once
+more at the end, also after Ctrl-C/SIGTERM."""
+import collections
+import datetime
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+from . import campaign, children, report, report_model
+from . import targets as tg
+from .errors import SetupError, UsageError
+from .progress import Progress
+from .render_html import e as html_escape
+from .render_md import _cell as md_cell
+from .runs import Run, utc_iso, write_atomic
+from .tree import ROOT
+
+CERTIFICATION_NOTE = "certification: not run by this command yet"
+# the executor targets of the matrix and the compiler driver anylibc builds them with
+EXEC_DRIVERS = {"dietlibc-exec": "diet gcc", "klibc-exec": "klcc"}
+FUZZER = "fuzz_matrix"
+CONFORM_STALL_S = 60
+KNOWN = ("known-bug", "known-gap", "implementation-defined")
+SCNFUZZ = [sys.executable, str(ROOT / "scnfuzz")]
+
+
+def implementations(only=None):
+    """The matrix's implementations that are built, or the --only ones."""
+    found = [t for t in tg.list_targets() if t.get("group") == "matrix"]
+    found += [t for t in tg.executors() if t.get("group") == "matrix" and t["name"] in EXEC_DRIVERS]
+    if not only:
+        if not found:
+            raise SetupError("no implementation of the matrix is built (see `./scnfuzz targets`; "
+                             "their packages: bash ci/setup.sh)")
+        return found
+    known = {t["name"]: t for t in found}
+    bad = [n for n in only if n not in known]
+    if bad:
+        raise UsageError(f"--only: '{bad[0]}' is not an implementation of the matrix built here "
+                         f"(built: {', '.join(known) or 'none'})")
+    return [known[n] for n in dict.fromkeys(only)]
+
+
+def _commands(t, args, sub):
+    """The two child commands of one implementation: conformance, campaign."""
+    name = t["name"]
+    if name in EXEC_DRIVERS:
+        drv = ["--libc-cc", EXEC_DRIVERS[name], "--name", name]
+        return ((SCNFUZZ + ["conform"] + drv + ["--out", str(sub)], {}),
+                (SCNFUZZ + ["fuzz"] + drv + ["--time", f"{args.time:g}", "--out", str(sub)], {}))
+    # a campaign corpus per implementation: what covers curl's code is not apr's
+    corpus = campaign.campaign_corpus(f"{FUZZER}-{name}")
+    return ((SCNFUZZ + ["conform", "--target", name, "--out", str(sub)], {}),
+            (SCNFUZZ + ["fuzz", "--fuzzer", FUZZER, "--time", f"{args.time:g}", "--corpus", str(corpus),
+                        "--out", str(sub)] + (["--fresh"] if args.fresh else []), {"SCN_MATRIX_TARGET": name}))
+
+
+class Matrix:
+    """The run: the implementations' states (run.json "implementations"),
+    their children, and the report rebuilt from their runs."""
+
+    def __init__(self, run, impls, args):
+        self.run, self.impls, self.args = run, impls, args
+        self.lock = threading.RLock()  # (the signal handler takes it in the main thread)
+        self.procs = {}          # name -> the running child
+        self.stopping = False
+        self.state = {t["name"]: {"status": "waiting", "target": t} for t in impls}
+        run.meta["implementations"] = self.state
+        run.meta["certification"] = CERTIFICATION_NOTE
+        run.save()
+
+    def sub(self, name):
+        return self.run.path / "impl" / name
+
+    def _child(self, name, cmd, extra_env, log):
+        env = dict(os.environ, **extra_env)
+        # a conformance run that prints nothing for a minute is stuck on a case (an
+        # implementation that hangs or dies there): it is cut short at 60 s, not the
+        # 300 s default, so one such implementation does not hold up the matrix
+        env.setdefault("SCN_CONFORM_STALL_S", str(CONFORM_STALL_S))
+        with open(log, "ab") as lf:
+            lf.write(("$ " + " ".join(cmd) + "\n").encode())
+            lf.flush()
+            # its own session: Ctrl-C is forwarded once, by us (the child then writes its report)
+            p = subprocess.Popen(cmd, stdout=lf, stderr=lf, env=env, cwd=ROOT, start_new_session=True,
+                                 preexec_fn=children.preexec(mem=0, sig=signal.SIGTERM))
+            with self.lock:
+                self.procs[name] = p
+            rc = p.wait()
+            with self.lock:
+                self.procs.pop(name, None)
+        return rc
+
+    def run_one(self, t):
+        name = t["name"]
+        sub = self.sub(name)
+        sub.mkdir(parents=True, exist_ok=True)
+        log = sub / "matrix.log"
+        st = self.state[name]
+        t0 = time.monotonic()
+        st.update(status="running", started=utc_iso(), exit=[])
+        for step, (cmd, env) in zip(("conform", "fuzz"), _commands(t, self.args, sub)):
+            if self.stopping:
+                break
+            st["step"] = step
+            rc = self._child(name, cmd, env, log)
+            st["exit"].append(rc)
+            if rc not in (0, 1, 130):  # 0/1: no / a new bug root cause; 130: stopped by us
+                # (the campaign still runs after a conformance run that failed: it has
+                # its own crash handling, and what it finds is the implementation's)
+                st.setdefault("errors", []).append(f"`scnfuzz {step}` exit {rc}: {_last_line(log)}")
+                st["error"] = "; ".join(st["errors"])
+        st.pop("step", None)
+        st.update(status="error" if st.get("error") else "interrupted" if self.stopping else "done",
+                  duration_s=round(time.monotonic() - t0, 1), finished=utc_iso())
+        with self.lock:
+            self.rebuild()
+
+    def stop(self):
+        """Ctrl-C / SIGTERM: each running child stops as its own Ctrl-C makes it
+        (the fuzzers end, its report is written); the waiting ones never start."""
+        self.stopping = True
+        with self.lock:
+            for p in self.procs.values():
+                if p.poll() is None:
+                    children.kill_group(p, signal.SIGINT)
+
+    def rebuild(self):
+        """The matrix's run.json parts and findings.jsonl from the finished
+        implementations' runs, then its report."""
+        parts, lines = [], []
+        for name, st in self.state.items():
+            sub = self.sub(name)
+            if st["status"] in ("waiting", "running") or not (sub / "run.json").is_file():
+                continue
+            try:
+                subrun = Run.open(sub)
+            except UsageError:
+                continue
+            parts += [_relocated(part, name) for part in subrun.meta.get("parts", [])]
+            try:
+                lines.append((sub / "findings.jsonl").read_bytes())
+            except OSError:
+                pass
+        self.run.meta["parts"] = parts
+        self.run.meta["finished"] = utc_iso()
+        self.run.save()
+        write_atomic(self.run.findings_path, b"".join(l if l.endswith(b"\n") or not l else l + b"\n"
+                                                     for l in lines).decode("utf-8", "replace"))
+        return write_report(self.run)
+
+
+def _relocated(part, name):
+    """A part of an implementation's run as a part of the matrix run: the
+    files it names (conformance results, the workers' logs) relative to the
+    matrix's directory."""
+    rel = f"impl/{name}/"
+    part = dict(part, implementation=name)
+    if part.get("kind") == "conform":
+        part["results"] = rel + part.get("results", "conform.jsonl")
+    if part.get("kind") == "fuzz" and part.get("workers"):
+        part["workers"] = [dict(w, log=rel + (w.get("log") or f"fuzz/{part.get('fuzzer')}-{i}.log"))
+                           for i, w in enumerate(part["workers"])]
+    return part
+
+
+def _last_line(log):
+    try:
+        lines = [l for l in pathlib.Path(log).read_text(errors="replace").splitlines() if l.strip()]
+    except OSError:
+        return "?"
+    return lines[-1][:300] if lines else "no output"
+
+
+# ---- the report: implementations x categories, then each implementation
+
+def impl_root_causes(run_path, name):
+    """The root causes of one implementation's own run (its findings.jsonl,
+    grouped as report_model groups a run's): what its conformance run and its
+    campaign met, the campaign's crashes included, with its own counts."""
+    groups, _ = report_model.group_records(
+        report_model.iter_records(pathlib.Path(run_path) / "impl" / name / "findings.jsonl"))
+    return report_model.root_causes(groups)
+
+
+def matrix_model(rep, run):
+    """report.json's "matrix_implementations": per implementation its target
+    line, its row of the conformance matrix (category -> cell), its root
+    causes, and how its run went."""
+    m = rep["matrix"]
+    cats = [r["category"] for r in m["rows"]]
+    out = []
+    for name, st in (run.meta.get("implementations") or {}).items():
+        t = st.get("target") or {"name": name}
+        mine = impl_root_causes(run.path, name)
+        out.append({
+            "name": name, "version": t.get("version"), "api": t.get("api"), "where": t.get("where"),
+            "conventions": t.get("conventions") or "", "status": st.get("status"), "error": st.get("error"),
+            "duration_s": st.get("duration_s"),
+            "cells": {r["category"]: r["cells"][name] for r in m["rows"] if name in r["cells"]},
+            "total": m["totals"].get(name),
+            "root_causes": [{"id": f["id"], "classification": f["classification"], "oracle": f["oracle"],
+                             "signature": f["signature"], "rule": (f.get("rule") or {}).get("id"),
+                             "count": f["count"], "reproduce": f["reproduce"]} for f in mine],
+        })
+    return {"certification": CERTIFICATION_NOTE, "categories": cats, "implementations": out}
+
+
+def _md_code(text):
+    text = str(text).replace("\n", " ")
+    return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def table_lines(model):
+    """The first table, markdown: one row per implementation, one column per
+    category (passed/run; FAIL: failures no rule explains; known: failures a
+    known bug, gap or allowance explains), then the total."""
+    cats = model["categories"]
+    L = ["| implementation | total | " + " | ".join(cats) + " |", "|---" * (len(cats) + 2) + "|"]
+    for im in model["implementations"]:
+        cells = [md_cell(im["cells"].get(c)) for c in cats]
+        total = md_cell(im["total"]) if im["total"] else f"- ({im['status']})"
+        L.append(f"| {im['name']} | {total} | " + " | ".join(cells) + " |")
+    return L
+
+
+def _rc_line(rc):
+    new = rc["classification"] not in KNOWN
+    rule = f" ({rc['rule']})" if rc.get("rule") else ""
+    return (f"- {'**NEW** ' if new else ''}{rc['classification']}{rule}: {rc['oracle']}, {rc['count']:,} raw "
+            f"line(s), {_md_code(rc['signature'])}; reproduce: {_md_code(rc['reproduce'])}")
+
+
+def matrix_markdown(model, level=2):
+    h = "#" * level
+    L = [f"{h} Implementations x categories (passed/run)", "", *table_lines(model), "",
+         "Cells: passed/run over every case result of the category (every buffer size, both families); "
+         "`FAIL`: failures no rule explains; `known`: failures a known bug or gap (oracles/known_bugs.tsv) "
+         "or an allowance (oracles/allowances.tsv) explains.", ""]
+    for im in model["implementations"]:
+        L += [f"{h}# {im['name']}", "", f"- version: {im['version']}", f"- api: {im['api']}, {im['where']}",
+              f"- conventions: {im['conventions'] or '-'}",
+              f"- run: {im['status']}" + (f", {im['duration_s']} s" if im.get("duration_s") is not None else "")
+              + (f"; error: {im['error']}" if im.get("error") else "")]
+        rcs = im["root_causes"]
+        L += [f"- root causes: {len(rcs)} ({sum(r['classification'] not in KNOWN for r in rcs)} new)", ""]
+        L += [_rc_line(rc) for rc in rcs] + ([""] if rcs else [])
+    return L
+
+
+def _html_section(model):
+    from .render_html import _cell as html_cell
+    cats = model["categories"]
+    H = ['<h2 id="implementations">Implementations x categories</h2><table class="matrix"><thead><tr>'
+         "<th>implementation</th><th>total</th>" + "".join(f"<th>{html_escape(c)}</th>" for c in cats)
+         + "</tr></thead><tbody>"]
+    for im in model["implementations"]:
+        H.append(f"<tr><th>{html_escape(im['name'])}</th>" + html_cell(im["total"])
+                 + "".join(html_cell(im["cells"].get(c)) for c in cats) + "</tr>")
+    H.append("</tbody></table>")
+    for im in model["implementations"]:
+        H.append(f"<h3>{html_escape(im['name'])}</h3><p>{html_escape(str(im['version']))}; api "
+                 f"{html_escape(str(im['api']))}; {html_escape(im['conventions'] or '-')}; run "
+                 f"{html_escape(str(im['status']))}{'; error: ' + html_escape(im['error']) if im.get('error') else ''}"
+                 f"</p><ul>")
+        for rc in im["root_causes"]:
+            new = rc["classification"] not in KNOWN
+            H.append(f"<li>{'<b>NEW</b> ' if new else ''}{html_escape(rc['classification'])} "
+                     f"{html_escape(rc.get('rule') or '')}: <code>{html_escape(rc['signature'])}</code>; "
+                     f"<code>{html_escape(rc['reproduce'])}</code></li>")
+        H.append("</ul>")
+    return H
+
+
+def write_report(run):
+    """report.json/.md/.html (and the rest build_report writes) of the matrix
+    run: the ordinary report of all the implementations' parts, with the
+    matrix in front."""
+    rep = report.build_report(run)
+    model = matrix_model(rep, run)
+    rep["matrix_implementations"] = model
+    write_atomic(run.path / "report.json", json.dumps(rep, indent=1) + "\n")
+    md = (run.path / "report.md").read_text()
+    head, _, rest = md.partition("\n\n")
+    write_atomic(run.path / "report.md", "\n".join([head, "", CERTIFICATION_NOTE + ".", "",
+                                                    *matrix_markdown(model), rest]))
+    html = (run.path / "report.html").read_text()
+    at = html.find("<h2")
+    if at > 0:
+        html = html[:at] + f"<p>{CERTIFICATION_NOTE}.</p>\n" + "\n".join(_html_section(model)) + "\n" + html[at:]
+        write_atomic(run.path / "report.html", html)
+    return rep
+
+
+def doc_markdown(rep, command, date):
+    """docs/MATRIX.md: the command and date that made it, then the matrix."""
+    model = rep["matrix_implementations"]
+    return "\n".join(["# The printf matrix", "",
+                      f"Made by `{command}` on {date} ({rep['run'].get('started')} .. {rep['run'].get('finished')}); "
+                      f"regenerate it with the same command. {CERTIFICATION_NOTE[0].upper() + CERTIFICATION_NOTE[1:]}.",
+                      "", *matrix_markdown(model)]) + "\n"
+
+
+# ---- the command
+
+def _progress(mx, prog, t0):
+    with mx.lock:
+        by = collections.Counter(st["status"] for st in mx.state.values())
+        running = [f"{n} ({st.get('step')})" for n, st in mx.state.items() if st["status"] == "running"]
+    done = len(mx.state) - by["waiting"] - by["running"]
+    prog.update(f"{time.monotonic() - t0:5.0f}s | {done}/{len(mx.state)} done | running: "
+                f"{', '.join(running) or '-'}", frac=done / max(1, len(mx.state)))
+
+
+def run_matrix(args):
+    if args.from_run:
+        # the report rebuilt from the implementations' runs (also what a killed matrix left)
+        run = Run.open(args.from_run)
+        if "implementations" not in run.meta:
+            raise UsageError(f"--from {args.from_run}: not a `scnfuzz matrix` run (its run.json lists no "
+                             f"implementations)")
+        return run, write_report(run), False
+    campaign.check_time(args.time)
+    only = [n for n in (args.only or "").split(",") if n]
+    impls = implementations(only)
+    run = Run.create("matrix", args.out)
+    mx = Matrix(run, impls, args)
+    sys.stderr.write(f"scnfuzz matrix: {len(impls)} implementation(s), {args.jobs} at a time, conformance + "
+                     f"{args.time:g}-s campaign each; run {run.path}\n")
+    queue = list(impls)
+    qlock = threading.Lock()
+
+    def worker():
+        while not mx.stopping:
+            with qlock:
+                if not queue:
+                    return
+                t = queue.pop(0)
+            try:
+                mx.run_one(t)
+            except Exception as ex:  # (a full disk, a broken sub-run): this implementation's error
+                st = mx.state[t["name"]]
+                st.update(status="error", error=f"scnfuzz matrix: {type(ex).__name__}: {ex}")
+
+    def on_signal(sig, _frame):
+        if not mx.stopping:
+            sys.stderr.write(f"\nscnfuzz matrix: {signal.Signals(sig).name}: stopping the running "
+                             f"implementations, then the report\n")
+        mx.stop()
+
+    old = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    prog = Progress("scnfuzz matrix", every=10.0)
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(args.jobs, len(impls)))]
+    try:
+        for th in threads:
+            th.start()
+        while any(th.is_alive() for th in threads):
+            _progress(mx, prog, t0)
+            time.sleep(0.5)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+    for name, st in mx.state.items():
+        if st["status"] == "waiting":
+            st["status"] = "not run (interrupted)"
+    with mx.lock:
+        rep = mx.rebuild()
+    prog.done(f"{'interrupted' if mx.stopping else 'done'} after {time.monotonic() - t0:.1f}s")
+    return run, rep, mx.stopping
+
+
+def main(args):
+    run, rep, interrupted = run_matrix(args)
+    model = rep["matrix_implementations"]
+    print("\n".join(table_lines(model)))
+    if args.markdown:
+        cmd = " ".join(run.meta.get("command") or ["./scnfuzz", "matrix"])
+        date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+        write_atomic(pathlib.Path(args.markdown), doc_markdown(rep, cmd, date))
+        print(f"scnfuzz: wrote {args.markdown}")
+    report.print_summary(rep, run.path)
+    if interrupted:
+        return 130
+    return report.exit_code(rep)
