@@ -91,7 +91,7 @@ static const char *const len_txt[] = { "", "hh", "h", "l", "ll", "j", "z", "t",
 #define F_ZERO 16u
 
 struct spec {
-    unsigned char conv, len, flags, wmode, pmode, is_px;
+    unsigned char conv, len, flags, wmode, pmode, is_px; /* is_px: 0, 'x' or 'K' after a kernel %p */
     unsigned char kx;          /* 'K': kptr_ext[kx - 1] */
     short width, prec;         /* literal values */
     signed char warg, parg, varg; /* generation-order arg indices, -1 if none */
@@ -734,7 +734,8 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
             g->tmp[k].v.u = u;
             g->tmp[k].is_null = u == 0;
             if (kern) {
-                s.is_px = (unsigned char)(lsel & 1);
+                /* %px (the raw address) or %pK (kptr_restrict 0: as %p) */
+                s.is_px = (unsigned char)(lsel & 1 ? (lsel & 2 ? 'K' : 'x') : 0);
                 need_sep = 2;
             }
             break;
@@ -865,7 +866,7 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
         }
         scn_w_str(&w, len_txt[s->len]);
         scn_w_ch(&w, s->kx ? 'p' : (char)s->conv);
-        if (s->is_px) scn_w_ch(&w, 'x');
+        if (s->is_px) scn_w_ch(&w, (char)s->is_px);
         if (s->kx) scn_w_str(&w, kptr_ext[s->kx - 1].name);
     }
     if (trailing >= 0) {

@@ -192,7 +192,7 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
                     p = e;
                 }
             if (kern && T == SCN_ARG_PTR) {
-                if (*p == 'x') p++;
+                if (*p == 'x' || *p == 'K') p++;
                 if ((*p >= '0' && *p <= '9') || ((*p | 32) >= 'a' && (*p | 32) <= 'z')) return "kernel %p followed by alnum";
             }
         } else if (cv == 'n') {
