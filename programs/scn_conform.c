@@ -1,7 +1,7 @@
 /* scn-conform: the conformance runner.
  *
  *   scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...
- *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...
+ *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv[:LINE]...
  *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
  *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where, api, group,
  *                                 conventions: tab-separated; every group)
@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "case.h"
 #include "exec_check.h"
@@ -289,10 +290,29 @@ static int selected(const char *category)
     return 0;
 }
 
+/* A corpus argument FILE.tsv:LINE (a finding's "where", what its
+ * reproduce line passes) runs that one line: *only gets LINE and the path
+ * is cut there, when FILE.tsv:LINE is not itself a file. */
+static const char *file_and_line(const char *arg, long *only, char *path, size_t cap)
+{
+    *only = 0;
+    const char *colon = strrchr(arg, ':');
+    if (!colon || !colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1) || access(arg, F_OK) == 0 ||
+        (size_t)(colon - arg) >= cap)
+        return arg;
+    memcpy(path, arg, (size_t)(colon - arg));
+    path[colon - arg] = 0;
+    *only = strtol(colon + 1, NULL, 10);
+    return path;
+}
+
 /* pass 0: validate every line (exit 2 on error); pass 1: run */
-static void do_file(const char *path, int pass, const struct scn_target **ts, size_t nts,
+static void do_file(const char *arg, int pass, const struct scn_target **ts, size_t nts,
                     struct scn_corpus_entry *e)
 {
+    char pathbuf[4096];
+    long only;
+    const char *path = file_and_line(arg, &only, pathbuf, sizeof pathbuf);
     FILE *fp = fopen(path, "r");
     if (!fp) {
         fprintf(stderr, "scn-conform: %s: %s\n", path, strerror(errno));
@@ -311,7 +331,7 @@ static void do_file(const char *path, int pass, const struct scn_target **ts, si
             fprintf(stderr, "scn-conform: %s:%ld: %s\n", path, ln, err);
             exit(2);
         }
-        if (k == 0 || pass == 0 || !selected(e->category)) continue;
+        if (k == 0 || pass == 0 || !selected(e->category) || (only && ln != only)) continue;
         n_cases++;
         for (size_t i = 0; i < nts; i++) run_entry(ts[i], e, path, ln);
     }
@@ -322,7 +342,7 @@ static void do_file(const char *path, int pass, const struct scn_target **ts, si
 static void usage(void)
 {
     fprintf(stderr, "usage: scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...\n"
-                    "                   [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv...\n"
+                    "                   [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv[:LINE]...\n"
                     "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
                     "       scn-conform --list-targets\n"
                     "       scn-conform --features < CASES\n");

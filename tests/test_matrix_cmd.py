@@ -66,7 +66,9 @@ def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
     assert model["certification"] == "certification: not run by this command yet"
     for im in model["implementations"]:
         assert im["total"]["pass"] > 0 and im["cells"] and im["version"]
-        assert all(rc["reproduce"].startswith("./scnfuzz replay ") for rc in im["root_causes"])
+        # a campaign's finding replays its case; a conformance finding reruns its corpus line
+        assert all(rc["reproduce"].startswith(("./scnfuzz replay ", "./scnfuzz conform --corpus "))
+                   for rc in im["root_causes"])
     md = (out / "report.md").read_text()
     assert md.index("Implementations x categories") < md.index("| implementation |")
     assert "certification: not run by this command yet" in md

@@ -1,6 +1,7 @@
 """Papercuts users reported: compiler/linker flag values starting with '-'
 (certify), both spellings of a fuzzer's name (fuzz_iso_diff / iso_diff),
-decimal float values in the case text, the AFL++ rate of the progress line.
+decimal float values in the case text, the AFL++ rate of the progress line,
+a conformance finding's reproduce line that did not reproduce it.
 
 Run: SCN_BUILD_DIR=$PWD/build/asan /usr/bin/python3 -m pytest -q tests/test_papercuts.py
 """
@@ -129,3 +130,26 @@ def test_afl_stats_rate_of_a_restarted_instance_is_not_1000x():
     st = campaign.parse_afl_stats(txt.replace("run_time          : 0", "run_time          : 3"))
     assert st["rate"] == 27966 // 3
     assert campaign.parse_afl_stats("garbage\nexecs_done : x\n") == {}
+
+
+# ---- 5. a conformance finding's reproduce line reproduces it
+
+def test_conformance_reproduce_line_reruns_the_failing_corpus_line(tmp_path):
+    """The reproduce line of a conformance finding runs its corpus line (FILE.tsv:LINE)
+    against that line's expectation on its target: the same root cause again, exit 1."""
+    import json
+    import shlex
+    corpus = tmp_path / "wrong.tsv"
+    corpus.write_text('# a wrong expectation on line 3\n'
+                      'int.d\t"%d" int:7\t"7"\t"7"\tstd\tC17 7.21.6.1p8\n'
+                      'int.d\t"%d|" int:42\t"41|"\t"41|"\tstd\tC17 7.21.6.1p8\n')
+    first = run_scnfuzz("conform", "--target", "ref", "--corpus", corpus, "--out", tmp_path / "run1")
+    assert first.returncode == 1, first.stdout + first.stderr
+    rep = json.loads((tmp_path / "run1" / "report.json").read_text())
+    [f] = [f for f in rep["findings"] if f["bug"]]
+    assert f["reproduce"] == f"./scnfuzz conform --corpus {corpus}:3 --target ref", f["reproduce"]
+    again = run_scnfuzz(*shlex.split(f["reproduce"])[1:], "--out", tmp_path / "run2")
+    assert again.returncode == 1, again.stdout + again.stderr
+    rep2 = json.loads((tmp_path / "run2" / "report.json").read_text())
+    assert [g["signature"] for g in rep2["findings"] if g["bug"]] == [f["signature"]]
+    assert "conform (ref): 1 results:" in again.stdout + again.stderr, again.stdout + again.stderr  # that line only

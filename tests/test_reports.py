@@ -259,7 +259,8 @@ def test_conformance_failure_is_reported(tmp_path):
     assert f["oracle"].startswith("expect.") and f["original_case"] == '"%3d" int:5' and f["category"] == "int.d"
     assert f["outputs"]["expected"]["bytes"] == '"5"' and "ref" in f["outputs"]
     assert f["citation"] == "deliberately wrong ISO expectation"
-    assert f["reproduce"].endswith(' --target ref  # expected "5"')
+    # its reproduce line reruns its corpus line against the line's expectation
+    assert f["reproduce"] == f"./scnfuzz conform --corpus {tsv}:2 --target ref", f["reproduce"]
     assert rep["summary"]["verdict"] == "fail" and rep["summary"]["conformance_failures"] == 1
     page = (d / "report.html").read_text()
     assert 'class="bad num"' in page and 'class="ok num"' in page

@@ -33,11 +33,16 @@ def stall_s():
 
 
 def corpus_files(given=None):
+    """The corpus files to run; FILE.tsv:LINE (a conformance finding's "where")
+    is that one line of FILE.tsv, which scn-conform takes as it is."""
     if given:
         files = []
         for g in given:
             p = pathlib.Path(g).resolve()
-            if not p.is_file():
+            path, _, line = str(g).rpartition(":")
+            if not p.is_file() and path and line.isdigit() and pathlib.Path(path).resolve().is_file():
+                p = pathlib.Path(f"{pathlib.Path(path).resolve()}:{line}")
+            elif not p.is_file():
                 raise UsageError(f"--corpus {g}: no such file")
             files.append(p)
         return files
@@ -60,9 +65,11 @@ def _expected_results(files, sel):
     cols = {"iso": 2, "kernel": 3}
     n = 0
     for p in files:
-        with open(p, encoding="latin-1") as f:
-            for line in f:
-                if not line.strip() or line.startswith("#"):
+        path, _, only = str(p).rpartition(":")
+        only = int(only) if path and only.isdigit() and not pathlib.Path(p).is_file() else 0
+        with open(path if only else p, encoding="latin-1") as f:
+            for no, line in enumerate(f, 1):
+                if not line.strip() or line.startswith("#") or (only and no != only):
                     continue
                 fl = line.rstrip("\n").split("\t")
                 if len(fl) == 6:

@@ -153,6 +153,16 @@ def record_rule(rec):
     return None
 
 
+def conform_reproduce_cmd(where, targets):
+    """A conformance finding's command: its corpus line (FILE.tsv:LINE) on its
+    target, checked against the line's expectation at every size as the suite
+    does; the run reports the finding again."""
+    cmd = "./scnfuzz conform --corpus " + shlex.quote(where)
+    for t in targets:
+        cmd += " --target " + shlex.quote(t)
+    return cmd
+
+
 def reproduce_cmd(case, targets, dialect, planted=None, expected=None):
     """The replay command of a case; the expected output (a conformance
     expectation) follows as a shell comment, so the line stays runnable."""
@@ -185,7 +195,8 @@ def root_cause(sig, g, planted=None):
         "original_case": str(rec.get("original_case") or case), "reduced": bool(rec.get("reduced")),
         "targets": names, "dialect": dialect, "outputs": outputs, "detail": str(rec.get("detail") or ""),
         "rule": record_rule(rec), "count": g["count"],
-        "reproduce": reproduce_cmd(case, names, dialect, planted, outputs.get("expected")),
+        "reproduce": (conform_reproduce_cmd(rec["where"], names) if rec.get("source") == "conform" and rec.get("where")
+                      else reproduce_cmd(case, names, dialect, planted, outputs.get("expected"))),
     }
     for k in CARRIED:
         if rec.get(k) is not None:
