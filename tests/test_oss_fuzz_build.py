@@ -507,16 +507,19 @@ def test_new_root_cause_is_its_own_clusterfuzz_crash(fuzz_build, tmp_path):
 SHIPPED_RUN_SECONDS = 30
 
 
-def _run_shipped(fuzz_build, fuzzer: str, tmp_path: pathlib.Path):
-    """Runs the project build's `fuzzer` as ClusterFuzz runs the shipped one: its
-    .options flags and dictionary, a copy of its seeds, no SCN_FUZZ_CONTINUE."""
+def _run_shipped(out: pathlib.Path, fuzzer: str, tmp_path: pathlib.Path):
+    """Runs the OSS-Fuzz build's `fuzzer` ($OUT) as ClusterFuzz runs it: its
+    .options flags and dictionary from $OUT, its seed corpus zip unpacked, no
+    SCN_FUZZ_CONTINUE."""
     d = tmp_path / fuzzer
     corpus = d / "corpus"
-    shutil.copytree(REPO / "corpus" / "fuzz" / fuzzer, corpus)  # libFuzzer adds to it
-    opts = _options(REPO / "fuzz" / f"{fuzzer}.options")
-    args = [str(binary(fuzz_build, fuzzer))]
+    corpus.mkdir(parents=True)
+    with zipfile.ZipFile(out / f"{fuzzer}_seed_corpus.zip") as z:
+        z.extractall(corpus)  # libFuzzer adds to it
+    opts = _options(out / f"{fuzzer}.options")
+    args = [str(out / fuzzer)]
     args += [f"-{k}={v}" for k, v in opts.items() if k not in ("max_total_time", "runs", "dict")]
-    args += [f"-dict={REPO / 'fuzz' / opts.get('dict', 'printf.dict')}",
+    args += [f"-dict={out / opts.get('dict', 'printf.dict')}",
              f"-max_total_time={SHIPPED_RUN_SECONDS}", "-seed=1", "-timeout=25",
              "-rss_limit_mb=2560", f"-artifact_prefix={d}/", str(corpus)]
     r = subprocess.run(args, env=fuzz_env(d), cwd=d, stdout=subprocess.DEVNULL,
@@ -528,13 +531,13 @@ def _run_shipped(fuzz_build, fuzzer: str, tmp_path: pathlib.Path):
 
 @pytest.mark.campaign
 @pytest.mark.slow
-def test_shipped_fuzzers_do_not_abort_on_known_differences(fuzz_build, tmp_path):
+def test_shipped_fuzzers_do_not_abort_on_known_differences(ossfuzz, tmp_path):
     """Under ClusterFuzz every abort is a crash report. The differences of glibc, musl
     and the kernel the shipped fuzzers meet from their seeds are known bugs or
     allowances (oracles/known_bugs.tsv, allowances.tsv): they are recorded, and the
     run goes on."""
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:  # 2 cores
-        runs = dict(zip(FUZZERS, pool.map(lambda f: _run_shipped(fuzz_build, f, tmp_path),
+        runs = dict(zip(FUZZERS, pool.map(lambda f: _run_shipped(ossfuzz["out"], f, tmp_path),
                                           FUZZERS)))
     failed = []
     for fuzzer, (r, rows) in runs.items():
