@@ -23,43 +23,12 @@ fi
 command -v apt-get >/dev/null || { echo "FAIL apt-get not found" >&2; exit 1; }
 command -v dpkg-source >/dev/null || { echo "FAIL dpkg-source not found (install dpkg-dev)" >&2; exit 1; }
 
-# Find the Debian main mirror (the first deb entry whose suite has no '-').
-uri= suite=
-for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    # deb822: take stanzas with Types: deb; URIs and Suites lines.
-    res=$(awk '
-        /^[ \t]*$/ { if (t && u && s) { print u, s; exit } t=0; u=""; s=""; next }
-        tolower($1)=="types:"  { for (i=2;i<=NF;i++) if ($i=="deb") t=1 }
-        tolower($1)=="uris:"   { u=$2 }
-        tolower($1)=="suites:" { for (i=2;i<=NF;i++) if ($i !~ /-/) { s=$i; break } }
-        END { if (t && u && s) print u, s }' "$f" | head -n1)
-    if [ -n "$res" ]; then
-        case "$res" in *debian-security*) continue ;; esac
-        uri=${res% *}; suite=${res#* }; break
-    fi
-done
-if [ -z "$uri" ]; then
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        res=$(awk '$1=="deb" {
-                i=2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-                if ($(i+1) !~ /-/ && $i !~ /security/) { print $i, $(i+1); exit } }' "$f")
-        if [ -n "$res" ]; then uri=${res% *}; suite=${res#* }; break; fi
-    done
-fi
-[ -n "$uri" ] || { echo "FAIL no Debian mirror found in /etc/apt/sources.list(.d)" >&2; exit 1; }
-
-lists="$out/apt-lists"
-mkdir -p "$lists/partial" "$out/apt-cache/archives/partial"
-printf 'deb-src %s %s main\n' "$uri" "$suite" > "$out/sources.list"
-aptopts="-o Dir::Etc::SourceList=$out/sources.list -o Dir::Etc::SourceParts=/dev/null \
- -o Dir::State::Lists=$lists -o Dir::Cache=$out/apt-cache -o Debug::NoLocking=1"
-
+# shellcheck source=core/targets/debian-source.sh
+. "$(dirname "$0")/../debian-source.sh"
+debian_mirror
 echo "musl: apt-get update with private deb-src list ($uri $suite)" >&2
-# shellcheck disable=SC2086
-apt-get -q $aptopts update > "$out/apt-update.log" 2>&1 ||
-    { echo "FAIL apt-get update failed (see $out/apt-update.log)" >&2; exit 1; }
+private_apt "$out" "$suite" ||
+    { echo "FAIL apt-get update failed (see $out/apt-update-$suite.log)" >&2; exit 1; }
 
 want=$(dpkg-query -W -f='${Version}' musl-dev 2>/dev/null || true)
 spec=musl

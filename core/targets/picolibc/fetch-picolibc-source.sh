@@ -4,8 +4,8 @@
 #
 #   fetch-picolibc-source.sh OUTDIR
 #
-# Like core/targets/musl/fetch-musl-source.sh: a PRIVATE apt source list made
-# from the machine's own Debian mirror (nothing in /etc/apt is changed).
+# A PRIVATE apt source list made from the machine's own Debian mirror
+# (../debian-source.sh, shared with musl; nothing in /etc/apt is changed).
 # picolibc has no x86-64 binary package (only picolibc-<cross triplet>), so
 # no installed version picks the source: the suites are tried in order, the
 # machine's own first, then trixie (bookworm's picolibc_1.8.orig.tar.gz is not
@@ -27,40 +27,16 @@ if [ -f "$out/picolibc-src.path" ] && [ -f "$out/picolibc-src.version" ] &&
 fi
 command -v apt-get >/dev/null || { echo "FAIL apt-get not found" >&2; exit 1; }
 
-# The Debian main mirror and suite: the first deb entry whose suite has no '-'.
-uri= suite=
-for f in /etc/apt/sources.list.d/*.sources; do
-    [ -f "$f" ] || continue
-    res=$(awk '
-        /^[ \t]*$/ { if (t && u && s) { print u, s; exit } t=0; u=""; s=""; next }
-        tolower($1)=="types:"  { for (i=2;i<=NF;i++) if ($i=="deb") t=1 }
-        tolower($1)=="uris:"   { u=$2 }
-        tolower($1)=="suites:" { for (i=2;i<=NF;i++) if ($i !~ /-/) { s=$i; break } }
-        END { if (t && u && s) print u, s }' "$f" | head -n1)
-    case "$res" in ""|*debian-security*) continue ;; esac
-    uri=${res% *}; suite=${res#* }; break
-done
-if [ -z "$uri" ]; then
-    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-        [ -f "$f" ] || continue
-        res=$(awk '$1=="deb" {
-                i=2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
-                if ($(i+1) !~ /-/ && $i !~ /security/) { print $i, $(i+1); exit } }' "$f")
-        if [ -n "$res" ]; then uri=${res% *}; suite=${res#* }; break; fi
-    done
-fi
-[ -n "$uri" ] || { echo "FAIL no Debian mirror found in /etc/apt/sources.list(.d)" >&2; exit 1; }
+# shellcheck source=core/targets/debian-source.sh
+. "$(dirname "$0")/../debian-source.sh"
+debian_mirror
 
 for s in $suite trixie; do
-    lists="$out/apt-lists-$s" work="$out/src-$s"
-    rm -rf "$lists" "$work"
-    mkdir -p "$lists/partial" "$out/apt-cache/archives/partial" "$work"
-    printf 'deb-src %s %s main\n' "$uri" "$s" > "$out/sources-$s.list"
-    aptopts="-o Dir::Etc::SourceList=$out/sources-$s.list -o Dir::Etc::SourceParts=/dev/null \
- -o Dir::State::Lists=$lists -o Dir::Cache=$out/apt-cache -o Debug::NoLocking=1"
+    work="$out/src-$s"
+    rm -rf "$out/apt-lists-$s" "$work"
+    mkdir -p "$work"
     echo "picolibc: apt-get source from $uri $s (private deb-src list)" >&2
-    # shellcheck disable=SC2086
-    apt-get -q $aptopts update > "$out/apt-update-$s.log" 2>&1 || continue
+    private_apt "$out" "$s" || continue
     # shellcheck disable=SC2086
     (cd "$work" && apt-get -q $aptopts source --download-only picolibc) \
         > "$out/apt-source-$s.log" 2>&1 || true
