@@ -70,10 +70,14 @@ def test_targets_lists_name_version_dialect_family_where():
     assert p.returncode == 0, p.stderr
     rows = {l.split()[0]: l.split() for l in p.stdout.splitlines()[1:] if l.strip()}
     assert {"ref", "ref-kernel", "glibc"} <= set(rows)
-    assert rows["ref"][-3:] == ["iso", "native", "in-process"]
-    assert rows["glibc"][-3:] == ["iso", "wrapped", "in-process"]
-    assert rows["ref-kernel"][-3:] == ["kernel", "native", "in-process"]
-    assert "glibc" in " ".join(rows["glibc"][1:-3])  # version, e.g. "glibc 2.36"
+    # NAME VERSION DIALECT GROUP API SCNPRINTF WHERE
+    assert rows["ref"][-5:] == ["iso", "core", "c99", "native", "in-process"]
+    assert rows["glibc"][-5:] == ["iso", "core", "c99", "wrapped", "in-process"]
+    assert rows["ref-kernel"][-5:] == ["kernel", "core", "c99", "native", "in-process"]
+    assert "glibc" in " ".join(rows["glibc"][1:-5])  # version, e.g. "glibc 2.36"
+    for name in ("curl", "apr", "linux-tools"):  # scnprintf-family only, checked when named
+        if name in rows:
+            assert rows[name][-5] == "iso" and rows[name][-4:-2] == ["matrix", "scnprintf"], rows[name]
 
 
 def test_replay_shows_every_target_side_by_side():

@@ -529,8 +529,10 @@ def test_raw_byte_in_a_case_file_names_the_line(tmp_path):
 
 def test_planted_names_come_from_the_c_list():
     from scnfuzz import fuzzers
-    src = (REPO / "fuzz" / "planted.c").read_text()
+    src = (REPO / "fuzz" / "planted.c").read_text() + (REPO / "fuzz" / "planted_kernel.c").read_text()
     assert fuzzers.PLANTED and all(f'"{n}"' in src for n in fuzzers.PLANTED)
+    assert fuzzers.PLANTED_FUZZER["ip6c-last-run"] == "fuzz_planted_kernel"
+    assert fuzzers.PLANTED_FUZZER["overrun-1"] == "fuzz_planted"
     assert "overrun-1" in fuzzers.PLANTED and "overrun1" not in fuzzers.PLANTED
 
 

@@ -183,8 +183,6 @@ def cmd_targets(args):
     for t in ts:
         print(f"{t['name']:<{w}}  {t['version']:<{wv}}  {t['dialect']:<7}  {t.get('group', 'core'):<6}  "
               f"{t.get('api', 'c99'):<9}  {t['scnprintf']:<9}  {t['where']}")
-    print(f"\n{len(ts)} implementations; the matrix group is checked by name (--target) and by "
-          f"`scnfuzz matrix`; conventions: `scn-conform --list-targets`")
     return 0
 
 

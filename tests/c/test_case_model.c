@@ -477,7 +477,10 @@ static void test_mem(void)
 
 /* struct va_format as include/linux/printk.h declares it */
 struct va_format_like { const char *fmt; va_list *va; };
-static size_t vaf_span[4], nvaf; /* under ASan: the addressable bytes at each format */
+static size_t nvaf; /* formats seen by vaf_vsn */
+#ifdef TEST_ASAN
+static size_t vaf_span[4]; /* the addressable bytes at each format */
+#endif
 
 /* "%V" reads a struct va_format pointer and prints "[fmt:" its format, then
  * the sum of 40 longs and 10 doubles its va_list gives "]" (both read twice,
@@ -502,8 +505,9 @@ static int vaf_vsn(char *buf, size_t size, const char *fmt, va_list ap)
         /* the format and its NUL are addressable, the bytes around them are not */
         size_t span = 0;
         while (span < 64 && !__asan_address_is_poisoned(v->fmt + span)) span++;
-        if (nvaf < 4) vaf_span[nvaf++] = __asan_address_is_poisoned(v->fmt - 1) ? span : 999;
+        if (nvaf < 4) vaf_span[nvaf] = __asan_address_is_poisoned(v->fmt - 1) ? span : 999;
 #endif
+        nvaf++;
         long sum = 0;
         double dsum = 0;
         for (int pass = 0; pass < 2; pass++) {
