@@ -109,6 +109,13 @@ size_t fz_report_simple(const struct scn_case *c, const char *oracle, const char
  * the variable names no bug. fz_planted_names: NULL-terminated list. */
 const struct scn_target *fz_planted_target(void);
 extern const char *const fz_planted_names[];
+/* A planted target's call (planted.c): drv prints fmt into a writer (-1:
+ * beyond it); its output is cut to buf like vsnprintf, or, when drv gives
+ * up or overflows, the reference with opt (NULL: ISO) prints the format. */
+struct scn_writer;
+struct ref_options;
+int fz_planted_drive(int (*drv)(struct scn_writer *, const char *, va_list), const struct ref_options *opt,
+                     char *buf, size_t size, const char *fmt, va_list ap);
 /* the kernel dialect's planted bugs (planted_kernel.c): their target, or NULL */
 extern const char *const fz_planted_kernel_names[];
 const struct scn_target *fz_planted_kernel_target(const char *bug);

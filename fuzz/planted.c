@@ -399,12 +399,18 @@ static int planted_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap
 {
     if (bug == B_MISCOUNT_4096) return count_of(ref_vsnprintf(buf, size, fmt, ap));
     if (bug < B_FLOAT_ROUND) return ref_vsnprintf(buf, size, fmt, ap);
+    return fz_planted_drive(drive, NULL, buf, size, fmt, ap);
+}
+
+int fz_planted_drive(int (*drv)(struct scn_writer *, const char *, va_list), const struct ref_options *opt,
+                     char *buf, size_t size, const char *fmt, va_list ap)
+{
     va_list cp;
     va_copy(cp, ap);
     struct scn_writer o = scn_writer_on(tmp, TMP_CAP);
-    int r = drive(&o, fmt, ap);
+    int r = drv(&o, fmt, ap);
     if (r < 0 || !scn_w_fits(&o)) {
-        r = ref_vsnprintf(buf, size, fmt, cp);
+        r = ref_vsnprintf_ex(buf, size, opt, fmt, cp);
         va_end(cp);
         return r;
     }

@@ -28,9 +28,6 @@
 
 static const struct ref_options kernel_opt = { .dialect = REF_DIALECT_LINUX_KERNEL };
 
-#define TMP_CAP (1u << 17)
-static char tmp[TMP_CAP];
-
 static int is_alnum(unsigned char c)
 {
     return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
@@ -183,22 +180,7 @@ static int drive(struct scn_writer *o, const char *fmt, va_list ap)
 
 static int planted_kernel_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-    va_list cp;
-    va_copy(cp, ap);
-    struct scn_writer o = scn_writer_on(tmp, TMP_CAP);
-    int r = drive(&o, fmt, ap);
-    if (r < 0 || !scn_w_fits(&o)) {
-        r = ref_vsnprintf_ex(buf, size, &kernel_opt, fmt, cp);
-        va_end(cp);
-        return r;
-    }
-    va_end(cp);
-    if (size) {
-        size_t m = o.len < size - 1 ? o.len : size - 1;
-        memcpy(buf, tmp, m);
-        buf[m] = 0;
-    }
-    return (int)o.len;
+    return fz_planted_drive(drive, &kernel_opt, buf, size, fmt, ap);
 }
 
 static const char *planted_kernel_version(void) { return "scnfuzz planted bug (kernel dialect)"; }

@@ -10,7 +10,7 @@ upload-artifact step checked for what it would upload; the hook's entry
 resolved in this repository with the example's args. A correct scnprintf
 (tests/certify/good_scnprintf.c, renamed as in the examples) is certified by
 the action; one that returns size on truncation (the classic bug) fails the
-action, after the upload, and the hook. Three certifications of ~6 s each.
+action, after the upload, and the hook (three short certifications).
 
 Needs python3-yaml (bash ci/setup.sh).
 Run: SCN_BUILD_DIR=$PWD/build/asan /usr/bin/python3 -m pytest -q tests/test_ci_integrations.py

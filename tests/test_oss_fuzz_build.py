@@ -30,9 +30,9 @@ fixture fuzz_build of test_fuzzers.py, $SCN_FUZZ_BUILD_DIR):
   build.sh's tree; the license headers OSS-Fuzz's presubmit asks for; the
   ClusterFuzzLite workflows.
 
-Two builds of the fuzzer targets (ASan, MSan: ~30-60 s each on 2 cores; 2-4
-min when the machine is shared) + ~5 s and ~3 s per fuzzer; run_tests.sh
-~75 s; the planted-bug runs ~1 min, the 30-s runs ~1-2 min.
+Its cost: two builds of the fuzzer targets (ASan, MSan), run_tests.sh's
+build of the C tests, the planted-bug runs, and the 30-s runs (two at a time);
+all marked campaign/slow.
 Env SCN_MUSL_SOURCE_CACHE: a fetch-musl-source.sh output dir to use (default:
 fetched once into /tmp/scnfuzz-ossfuzz-musl-cache, as the Docker image does
 at image-build time).
@@ -322,7 +322,7 @@ def test_run_tests_sh(ossfuzz):
     """OSS-Fuzz's unit-test hook ($SRC/run_tests.sh, run after build.sh in its
     container): in build.sh's tree and environment the C tests build with
     OSS-Fuzz's flags and pass."""
-    # float_mpfr (~1 min under ASan here) is left out for time: the script's own
+    # float_mpfr (the slowest C test under ASan) is left out for time: the script's own
     # exclusion logic is what is exercised
     env = dict(ossfuzz["env"], SCN_RUN_TESTS_EXCLUDE="^float_mpfr$")
     r = subprocess.run(["bash", str(REPO / "ci" / "oss-fuzz" / "run_tests.sh")], env=env,
@@ -503,7 +503,7 @@ def test_new_root_cause_is_its_own_clusterfuzz_crash(fuzz_build, tmp_path):
     assert len(set(states.values())) == len(bugs), states
 
 
-# The fuzzers run 30 s each, two at a time: ~1 min (marked slow and campaign).
+# The fuzzers run 30 s each, two at a time (marked slow and campaign).
 SHIPPED_RUN_SECONDS = 30
 
 
@@ -550,6 +550,6 @@ def test_shipped_fuzzers_do_not_abort_on_known_differences(ossfuzz, tmp_path):
         assert m and int(m.group(1)) > MIN_EXECS, f"{fuzzer}: {r.stderr[-1500:]}"
         assert all("rule" in x for x in rows), rows  # no abort, so only explained ones
     assert not failed, "\n\n".join(failed)
-    # they did meet known differences (fuzz_iso_diff: hundreds in 30 s), and went on
+    # they did meet known differences, and went on
     explained = sum(len(rows) for _, rows in runs.values())
     assert explained > 0, "no known bug or allowance met: the test checked nothing"
