@@ -20,8 +20,8 @@ PKGS=(
   # curl, apr, sqlite, pgport (PostgreSQL's libpgport.a), trio, stb;
   # linux-tools reads linux-source-6.1 (above)
   libcurl4-openssl-dev libapr1-dev libsqlite3-dev postgresql-server-dev-15 libtrio-dev libstb-dev
-  # gnulib's vasnprintf (-DSCN_WITH_GNULIB=ON, off by default: gnulib-tool + configure take minutes)
-  gnulib autoconf automake
+  # gnulib's vasnprintf (core/targets/gnulib: its C files, compiled as they are)
+  gnulib
   # the embedded libcs built from source (core/targets/{newlib,uclibc}; picolibc is fetched
   # with apt-get source): newlib's and uClibc-ng's source packages, uClibc's kconfig and headers
   newlib-source uclibc-source make linux-libc-dev

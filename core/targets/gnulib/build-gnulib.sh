@@ -1,27 +1,47 @@
 #!/bin/sh
 # Builds gnulib's vasnprintf (module vasnprintf-posix) from Debian's gnulib
-# package the way a project that imports it does: gnulib-tool makes a test
-# directory with the module, its configure decides which of gnulib's own
-# formatting paths this libc needs (NEED_PRINTF_* in config.h; on glibc
-# none: each directive goes to the libc's snprintf, gnulib parses the format,
-# fetches the arguments and grows the result), make builds gllib/libgnu.a.
+# package: the module's C files, compiled straight from GNULIB_LIB
+# (/usr/share/gnulib/lib), unmodified, with gnulib-config.h as their
+# config.h. That file states what gnulib-tool + configure find on this
+# glibc (no NEED_PRINTF_*: each directive goes to the libc's snprintf,
+# gnulib parses the format, fetches the arguments and grows the result),
+# so the slow part (gnulib-tool, autoreconf, configure: minutes on two
+# cores) is not run; this takes seconds.
+#   vasnprintf.c  vasnprintf itself        printf-args.c   argument fetching
+#   printf-parse.c the format parser       xsize.c         xsize.h's inlines
+#   asnprintf.c   the module's other entry (vasnprintf-posix's Depends-on
+#   modules, isnand, printf-frexp, ..., serve only NEED_PRINTF_* code)
+# The files' "..." includes resolve in GNULIB_LIB itself (the including
+# file's directory); only <config.h> comes from WORKDIR, so gnulib's other
+# headers (error.h, regex.h, ...) never shadow the system's.
 # Then every global the archive defines gets a gnulib_ prefix (objcopy
 # --redefine-syms), so nothing can clash with the C library or the project.
 #
-#   build-gnulib.sh GNULIB_TOOL WORKDIR CC NM OBJCOPY OUT.a
-# Slow (gnulib-tool and configure: minutes on two cores): CMake runs it once
-# per build directory (SCN_WITH_GNULIB=ON) and keeps WORKDIR.
+#   build-gnulib.sh GNULIB_LIB CONFIG_H WORKDIR CC AR NM OBJCOPY OUT.a
 set -eu
-tool=$1 work=$2 cc=$3 nm=$4 objcopy=$5 out=$6
+src=$1 config=$2 work=$3 cc=$4 ar=$5 nm=$6 objcopy=$7 out=$8
+files="vasnprintf printf-args printf-parse xsize asnprintf"
 rm -rf "$work"
-"$tool" --create-testdir --dir="$work" --without-tests vasnprintf-posix >"$work.log" 2>&1 ||
-  { echo "gnulib-tool failed (see $work.log)" >&2; exit 1; }
+mkdir -p "$work"
+cp "$config" "$work/config.h"
 cd "$work"
-# third-party code, built plain (no project warnings or sanitizers); -fPIC:
-# it is linked into the project's programs, PIE by default
-./configure -q CC="$cc" CFLAGS="-O1 -g -fPIC" >>"$work.log" 2>&1 ||
-  { echo "gnulib configure failed (see $work.log)" >&2; exit 1; }
-make -j2 >>"$work.log" 2>&1 || { echo "gnulib make failed (see $work.log)" >&2; exit 1; }
-"$nm" -g --defined-only gllib/libgnu.a | awk 'NF == 3 { print $3 " gnulib_" $3 }' | sort -u >renames.txt
+# third-party code, built plain (no project warnings or sanitizers), with
+# the flags the gnulib-tool build used; -fPIC: it is linked into the
+# project's programs, PIE by default. Two at a time (two cores): the big
+# vasnprintf.c in the background while the small ones go one by one.
+compile() {
+  "$cc" -DHAVE_CONFIG_H -I"$work" -O1 -g -fPIC -c "$src/$1.c" -o "$1.o" 2>"$1.log" ||
+    { cat "$1.log" >&2; echo "gnulib: compiling $src/$1.c failed" >&2; return 1; }
+}
+compile vasnprintf & big=$!
+ok=0
+for f in $files; do
+  [ "$f" = vasnprintf ] || compile "$f" || ok=1
+done
+wait "$big" || ok=1
+[ "$ok" = 0 ] || exit 1
+rm -f libgnu.a
+"$ar" rc libgnu.a $(for f in $files; do echo "$f.o"; done)
+"$nm" -g --defined-only libgnu.a | awk 'NF == 3 { print $3 " gnulib_" $3 }' | sort -u >renames.txt
 grep -q '^vasnprintf gnulib_vasnprintf$' renames.txt || { echo "libgnu.a defines no vasnprintf" >&2; exit 1; }
-"$objcopy" --redefine-syms=renames.txt gllib/libgnu.a "$out"
+"$objcopy" --redefine-syms=renames.txt libgnu.a "$out"

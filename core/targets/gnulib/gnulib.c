@@ -9,8 +9,9 @@
  * It has no size-limited form (gnulib's vsnprintf module is one over it);
  * the adapter is that C99 form: the result copied into buf, cut to size - 1
  * and NUL-terminated, the return the whole length (-1 on failure).
- * On glibc, gnulib's configure finds the libc's printf right, so every
- * directive goes to glibc's snprintf: what this target checks is gnulib's
+ * On glibc, gnulib's configure finds the libc's printf right (no
+ * NEED_PRINTF_*; gnulib-config.h records it), so every directive goes to
+ * glibc's snprintf: what this target checks is gnulib's
  * own format parsing, argument fetching and result assembly. */
 #include <stdlib.h>
 #include <string.h>
