@@ -296,7 +296,7 @@ static void report_death(struct scn_case *c, enum scn_dialect d, const char *whe
     if (culprit && !o->hung) {
         struct crash_still k = { culprit, how, case_timeout, now_s() + REDUCE_SECONDS };
         rc.steps = scn_reduce(&rc.reduced, d, crash_still_pred, &k, REDUCE_BUDGET);
-        rc.rule = scn_rootcause_known(&rc.reduced, d, culprit->name);
+        rc.rule = scn_rootcause_known(&rc.reduced, d, culprit->name, "crash");
     }
     const char *oracle = o->hung ? "hang" : "crash";
     rc.klass = rc.rule ? scn_rule_classification(rc.rule->kind) : oracle;

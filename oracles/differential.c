@@ -226,7 +226,7 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
             for (size_t j = 0; j < np; j++) {
                 struct pair_state *p = &ps[j];
                 if (p->nbad) continue;
-                struct scn_culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0 };
+                struct scn_culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0, 0 };
                 note_culprit(p, c, &k, find_rule(dialect, c, &k, outs[p->a].target->name, outs[p->b].target->name));
                 open -= p->nbad != 0;
             }
@@ -241,7 +241,7 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
                 struct pair_state *p = &ps[j];
                 int mv = v[pair_index(p->a, p->b, n)];
                 if (p->nbad || mv == MEMO_SAME) continue;
-                struct scn_culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0 };
+                struct scn_culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0, 0 };
                 note_culprit(p, c, &k, mv);
             }
             continue;
@@ -263,7 +263,7 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
                     v[pi] = MEMO_SAME;
                     continue;
                 }
-                struct scn_culprit k = { s, ret[a], ret[b], buf[a], buf[b], len[a], len[b] };
+                struct scn_culprit k = { s, ret[a], ret[b], buf[a], buf[b], len[a], len[b], 0 };
                 int rule = find_rule(dialect, c, &k, outs[a].target->name, outs[b].target->name);
                 if (rule >= 0) v[pi] = (signed char)rule;
                 else storable = 0;
@@ -280,7 +280,7 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
         if (p->nbad || p->nok) continue;
         /* no single specification differs: the whole case */
         const struct scn_diff_out *A = &outs[p->a], *B = &outs[p->b];
-        struct scn_culprit k = { NULL, A->ret, B->ret, A->bytes, B->bytes, A->len, B->len };
+        struct scn_culprit k = { NULL, A->ret, B->ret, A->bytes, B->bytes, A->len, B->len, 0 };
         int rule = find_rule(dialect, c, &k, A->target->name, B->target->name);
         if (rule >= 0) { p->nok = 1; p->ok = k; p->rule = scn_rule_at((size_t)rule); }
         else { p->nbad = 1; p->bad = k; }

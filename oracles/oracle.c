@@ -92,7 +92,9 @@ static sigjmp_buf fault_jb;
 static volatile sig_atomic_t fault_armed;
 static void *volatile fault_addr;
 
+static volatile unsigned long faults_caught;
 int scn_oracle_catch_faults(void) { return catch_faults; }
+unsigned long scn_oracle_faults_caught(void) { return faults_caught; }
 void scn_oracle_set_catch_faults(int on) { catch_faults = on; }
 
 static size_t all_sizes_max = SCN_ALL_SIZES_MAX;
@@ -107,6 +109,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
         return;
     }
     fault_armed = 0;
+    faults_caught++;
     fault_addr = si->si_addr;
     siglongjmp(fault_jb, 1);
 }

@@ -147,6 +147,9 @@ int scn_oracle_call(struct scn_oracle_ctx *x, const struct scn_target *t, enum s
 
 /* Whether SIGSEGV is caught (1: default without ASan, 0: under ASan). */
 int scn_oracle_catch_faults(void);
+/* Faults caught so far in this process: a target that faulted once may have
+ * written elsewhere before, so a long run may want a fresh process after. */
+unsigned long scn_oracle_faults_caught(void);
 void scn_oracle_set_catch_faults(int on);
 /* Output length + 2 up to which SCN_CHECK_ALL_SIZES tries every size
  * (default SCN_ALL_SIZES_MAX; SIZE_MAX: always every size). */

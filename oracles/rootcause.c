@@ -121,7 +121,8 @@ void scn_rootcause_repair_pair(struct scn_rootcause *rc, const struct scn_diff_o
     scn_rootcause_sign(rc, SCN_DIFF_ORACLE, d);
 }
 
-const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target)
+const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target,
+                                           const char *oracle)
 {
     static struct scn_spec sp[SCN_MAX_SPECS];
     size_t n = scn_scan_specs(reduced, d, sp, SCN_MAX_SPECS), valid = 0;
@@ -131,7 +132,8 @@ const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum 
             valid++;
             one = &sp[i];
         }
-    struct scn_culprit k = { valid == 1 ? one : NULL, 0, 0, NULL, NULL, 0, 0 };
+    struct scn_culprit k = { valid == 1 ? one : NULL, 0, 0, NULL, NULL, 0, 0,
+                             !strcmp(oracle, "crash") || !strcmp(oracle, "hang") };
     int r = scn_rule_find(d, reduced, &k, target, target);
     const struct scn_rule *rule = r >= 0 ? scn_rule_at((size_t)r) : NULL;
     return rule && rule->kind != SCN_RULE_ALLOWANCE ? rule : NULL;
@@ -151,11 +153,17 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
                           struct scn_rootcause *rc)
 {
     struct scn_oracle_still k = { x, t, flags, oracle };
+    scn_rootcause_by(c, d, scn_oracle_still, &k, SCN_REDUCE_BUDGET, t->name, oracle, klass, rc);
+}
+
+void scn_rootcause_by(const struct scn_case *c, enum scn_dialect d, scn_still_fn still, void *ctx, unsigned budget,
+                      const char *target, const char *oracle, const char *klass, struct scn_rootcause *rc)
+{
     memcpy(&rc->reduced, c, sizeof *c);
-    rc->steps = scn_reduce(&rc->reduced, d, scn_oracle_still, &k, SCN_REDUCE_BUDGET);
-    rc->rule = scn_rootcause_known(&rc->reduced, d, t->name);
+    rc->steps = budget ? scn_reduce(&rc->reduced, d, still, ctx, budget) : 0;
+    rc->rule = scn_rootcause_known(&rc->reduced, d, target, oracle);
     rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : klass;
-    snprintf(rc->targets, sizeof rc->targets, "%s", t->name);
+    snprintf(rc->targets, sizeof rc->targets, "%s", target);
     scn_rootcause_sign(rc, oracle, d);
 }
 

@@ -89,10 +89,18 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
 void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
                           const struct scn_target *reference, const char *oracle, struct scn_rootcause *rc);
 
+/* A finding (oracle, klass) of one target on c: reduced while still says
+ * it still happens (at most budget candidates; 0: not reduced), then the
+ * known rule that explains it (scn_rootcause_known) and signed. */
+void scn_rootcause_by(const struct scn_case *c, enum scn_dialect d, scn_still_fn still, void *ctx, unsigned budget,
+                      const char *target, const char *oracle, const char *klass, struct scn_rootcause *rc);
+
 /* The known bug or gap (never an allowance) of target t that a reduced case
- * of one specification shows, for findings that are not a difference
- * (an oracle that fires, a crash, a hang), or NULL. */
-const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target);
+ * of one specification shows, for findings of oracle that are not a
+ * difference (an oracle that fires, a crash, a hang), or NULL. A crash or a
+ * hang is explained only by an entry with the term dies (rules.h). */
+const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target,
+                                           const char *oracle);
 
 /* A finding reduced by the caller's own predicate (conformance, executors):
  * signs it as oracle:<rule id or shape>:targets:klass. */

@@ -46,7 +46,7 @@ static int valid_term(const char *t)
 {
     static const char *const exact[] = { "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "prec", "noprec",
                                          "spec=invalid", "whole", "ret<0", "hexvalue", "positional",
-                                         "width<0", "sharedarg", NULL };
+                                         "width<0", "sharedarg", "dies", NULL };
     if (!strncmp(t, "conv=", 5) || !strncmp(t, "len=", 4)) return t[t[0] == 'c' ? 5 : 4] != 0;
     if (!strncmp(t, "flag=", 5)) return t[5] && strchr(SCN_FLAG_CHARS, t[5]) && !t[6];
     if (!strncmp(t, "argpos>", 7)) return t[7] >= '0' && t[7] <= '9' && strspn(t + 7, "0123456789") == strlen(t + 7);
@@ -201,10 +201,13 @@ const struct scn_rule *scn_rule_at(size_t i)
 
 /* ------------------------------------------------------------ matching */
 
+/* A target named X-exec is libc X through the executor (the matrix's
+ * dietlibc-exec, klibc-exec, `./scnfuzz targets`' musl-exec): X's rules are its. */
 static int target_listed(const char *list, const char *name)
 {
     if (!strcmp(list, "*")) return 1;
     size_t nl = strlen(name);
+    if (nl > 5 && !strcmp(name + nl - 5, "-exec")) nl -= 5;
     for (const char *p = list; *p;) {
         const char *e = strchr(p, ',');
         size_t l = e ? (size_t)(e - p) : strlen(p);
@@ -354,6 +357,19 @@ static int arg_prec(const struct scn_case *c, const struct scn_spec *s, long *pr
 }
 
 
+/* whether the pattern has the term t */
+static int pattern_has(const char *p, const char *t)
+{
+    size_t n = strlen(t);
+    for (;;) {
+        const char *e = strchr(p, '&');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == n && !memcmp(p, t, n)) return 1;
+        if (!e) return 0;
+        p = e + 1;
+    }
+}
+
 static int matches(const struct scn_rule *al, enum scn_dialect dialect, const struct scn_case *c,
                    const struct scn_culprit *k, const char *ta, const char *tb)
 {
@@ -363,6 +379,8 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
     const struct scn_spec *s = k->s;
     const struct scn_arg *val = s && s->varg >= 0 ? &c->args[s->varg] : NULL;
     const char *p = al->pattern;
+    /* a death is claimed only by a rule that says so (the term dies) */
+    if (k->death && !pattern_has(p, "dies")) return 0;
     while (*p) {
         const char *e = strchr(p, '&');
         size_t l = e ? (size_t)(e - p) : strlen(p);
@@ -388,6 +406,7 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
         else if (IS("width<0"))
             ok = s && s->width == SCN_SPEC_STAR && s->warg >= 0 && (int)c->args[s->warg].v.i < 0;
         else if (IS("sharedarg")) ok = !s && shared_arg(c, dialect);
+        else if (IS("dies")) ok = k->death;
         else if (l > 7 && !memcmp(p, "argpos>", 7)) ok = max_position(c, dialect) > atoi(p + 7);
         else if (l > 4 && !memcmp(p, "len=", 4)) ok = s && !s->invalid && len_listed(p + 4, l - 4, s->len);
         else if (IS("hexvalue")) {
@@ -416,7 +435,7 @@ int scn_rule_matches(const struct scn_rule *al, enum scn_dialect dialect, const 
                      const unsigned char *out_b, size_t len_b)
 {
     struct scn_spec d;
-    struct scn_culprit k = { NULL, ret_a, ret_b, out_a, out_b, len_a, len_b };
+    struct scn_culprit k = { NULL, ret_a, ret_b, out_a, out_b, len_a, len_b, 0 };
     if (spec) {
         /* scan the spec alone against a case whose only argument is value */
         static struct scn_case tmp;

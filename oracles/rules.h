@@ -62,6 +62,7 @@ struct scn_culprit {
     int ret_a, ret_b;
     const unsigned char *oa, *ob;
     size_t la, lb;
+    int death; /* not a difference: the target died (crash) or stalled (hang) */
 };
 
 /* The index (scn_rule_at) of the first rule (allowances first) that

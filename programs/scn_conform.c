@@ -1,7 +1,8 @@
 /* scn-conform: the conformance runner.
  *
  *   scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...
- *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv[:LINE]...
+ *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch]
+ *               [--call-limit SECONDS] [--no-isolate] FILE.tsv[:LINE]...
  *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
  *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where, api, group,
  *                                 conventions: tab-separated; every group)
@@ -17,6 +18,11 @@
  * target (a vendored printf) is checked when named. A target without a C99
  * family (api scnprintf or pointer) is checked on the scnprintf family only.
  * --category C: only the cases of category C or C.* (repeatable).
+ * Isolation (conform_isolate.h): the corpus is checked in a worker process;
+ * a target that kills it (a fatal signal, exit()) or stalls a call for more
+ * than --call-limit seconds (default 1, as scn-certify's) fails that case with a "crash" or
+ * "hang" result, reduced in children and signed, and a new worker goes on
+ * with the next. --no-isolate checks in this process (a death ends the run).
  *
  * For each corpus case (docs/CASE_FORMAT.md) and each selected target whose
  * dialect has an expectation (iso for ISO targets, kernel for kernel targets;
@@ -47,6 +53,7 @@
 #include <unistd.h>
 
 #include "case.h"
+#include "conform_isolate.h"
 #include "exec_check.h"
 #include "executor.h"
 #include "finding.h"
@@ -55,10 +62,10 @@
 #include "spec.h"
 #include "target.h"
 
-static int fail_only;
+static int fail_only, isolate = 1;
 static unsigned check_flags = SCN_CHECK_ALL_SIZES;
 static struct scn_oracle_ctx ctx;
-static unsigned long n_pass, n_fail, n_error, n_skip, n_cases;
+#define N (conform_sh->n) /* the counts, in shared memory (conform_isolate.h) */
 
 static char *json_text(const char *s, size_t n)
 {
@@ -133,24 +140,27 @@ static int is_reference(const struct scn_target *t)
     return !strcmp(t->name, "ref") || !strcmp(t->name, "ref-kernel");
 }
 
-/* The root cause of a failing result, as a record (finding.h). */
+/* The root cause of a failing result, as a record (finding.h). died: the
+ * supervisor's root cause of a worker's death on this case (t is not called
+ * again: its output is not shown). */
 static const char *finding_json(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                                 long line, const char *oracle, const struct scn_finding *f,
-                                const struct scn_rootcause **rcp)
+                                const struct scn_rootcause *died, const struct scn_rootcause **rcp)
 {
     static struct scn_rootcause rc;
     static struct scn_case work;
     enum scn_dialect d = t->dialect;
     const struct scn_target *ref = scn_target_find(d == SCN_DIALECT_KERNEL ? "ref-kernel" : "ref");
     memcpy(&work, &e->c, sizeof work);
-    if (f) scn_exec_rootcause_oracle(&work, d, &ctx, t, check_flags, f->oracle, f->klass, &rc);
+    if (died) memcpy(&rc, died, sizeof rc);
+    else if (f) scn_exec_rootcause_oracle(&work, d, &ctx, t, check_flags, f->oracle, f->klass, &rc);
     else scn_rootcause_expect(&work, d, t, ref, oracle, &rc);
     *rcp = &rc;
     struct scn_out_view ov[3];
-    size_t nov = 0;
     const struct scn_target *shown[2] = { t, ref && ref != t ? ref : NULL };
-    scn_record_outputs(shown, shown[1] ? 2 : 1, &rc.reduced, ov);
-    nov = shown[1] ? 2 : 1;
+    const struct scn_target *const *show = died ? shown + 1 : shown;
+    size_t nov = (size_t)(shown[1] != NULL) + !died;
+    scn_record_outputs(show, nov, &rc.reduced, ov);
     const struct scn_expect *x = d == SCN_DIALECT_KERNEL ? &e->kernel : &e->iso;
     if (!rc.steps && x->kind != SCN_EXPECT_NONE) { /* the corpus expectation, for the case as it is */
         int err = x->kind == SCN_EXPECT_ERR;
@@ -183,7 +193,8 @@ static const char *finding_json(const struct scn_target *t, const struct scn_cor
 
 static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                  long line, const char *status, const char *oracle, const char *expected,
-                 const char *actual, const struct scn_finding *f, const char *note, long full_ret)
+                 const char *actual, const struct scn_finding *f, const char *note, long full_ret,
+                 const struct scn_rootcause *died)
 {
     if (fail_only && !strcmp(status, "pass")) return;
     char *cs = json_text(e->case_text, e->case_len);
@@ -218,7 +229,7 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
     printf(",\"features\":%s", features_json(&e->c, t->dialect, 0));
     if (strcmp(status, "pass")) {
         const struct scn_rootcause *rc;
-        const char *rec = finding_json(t, e, file, line, oracle, f, &rc);
+        const char *rec = finding_json(t, e, file, line, oracle, f, died, &rc);
         if (rc->rule) printf(",\"rule_kind\":\"%s\"", scn_rule_kind_name(rc->rule->kind));
         char *sig = json_text(rc->signature, strlen(rc->signature));
         printf(",\"signature\":%s", sig);
@@ -236,7 +247,7 @@ static void run_entry(const struct scn_target *t, struct scn_corpus_entry *e, co
 {
     const struct scn_expect *x = t->dialect == SCN_DIALECT_KERNEL ? &e->kernel : &e->iso;
     if (x->kind == SCN_EXPECT_NONE) {
-        n_skip++;
+        N.skip++;
         return;
     }
     static char expected[SCN_EXPECT_MAX * 4 + 64], actual[SCN_EXPECT_MAX * 4 + 64];
@@ -245,11 +256,11 @@ static void run_entry(const struct scn_target *t, struct scn_corpus_entry *e, co
     size_t nf = scn_exec_check_case(&ctx, t, &e->c, check_flags, &r);
     if (nf) {
         const char *status = !strcmp(r.first.oracle, "full-too-long") ? "error" : "fail";
-        if (*status == 'e') n_error++;
-        else n_fail++;
+        if (*status == 'e') N.error++;
+        else N.fail++;
         char buf[SCN_FINDING_BYTES * 4 + 8];
         scn_quoted_format((const char *)r.first.got, r.first.got_len, buf, sizeof buf);
-        emit(t, e, file, line, status, r.first.oracle, expected, buf, &r.first, NULL, r.full_ret);
+        emit(t, e, file, line, status, r.first.oracle, expected, buf, &r.first, NULL, r.full_ret, NULL);
         return;
     }
     actual_text(&r, actual, sizeof actual);
@@ -266,14 +277,14 @@ static void run_entry(const struct scn_target *t, struct scn_corpus_entry *e, co
         oracle = "expect.n";
     }
     if (!oracle) {
-        n_pass++;
-        emit(t, e, file, line, "pass", NULL, NULL, NULL, NULL, NULL, r.full_ret);
+        N.pass++;
+        emit(t, e, file, line, "pass", NULL, NULL, NULL, NULL, NULL, r.full_ret, NULL);
     } else if (!strcmp(e->kind, "impl") && !is_reference(t)) {
-        n_pass++;
-        emit(t, e, file, line, "pass", oracle, expected, actual, NULL, "impl-differs", r.full_ret);
+        N.pass++;
+        emit(t, e, file, line, "pass", oracle, expected, actual, NULL, "impl-differs", r.full_ret, NULL);
     } else {
-        n_fail++;
-        emit(t, e, file, line, "fail", oracle, expected, actual, NULL, NULL, r.full_ret);
+        N.fail++;
+        emit(t, e, file, line, "fail", oracle, expected, actual, NULL, NULL, r.full_ret, NULL);
     }
 }
 
@@ -306,9 +317,17 @@ static const char *file_and_line(const char *arg, long *only, char *path, size_t
     return path;
 }
 
-/* pass 0: validate every line (exit 2 on error); pass 1: run */
-static void do_file(const char *arg, int pass, const struct scn_target **ts, size_t nts,
-                    struct scn_corpus_entry *e)
+/* the run: its targets and corpus files, and the unit counter (conform_isolate.h) */
+static const struct scn_target *ts[16];
+static size_t nts;
+static const char *files[1024];
+static size_t nfiles;
+static struct scn_corpus_entry *entry;
+static long unit_seq;
+static unsigned long restarts_base; /* the executor's restarts in the workers before */
+
+/* pass 0: validate every line (exit 2 on error); pass 1: run file index fi */
+static void do_file(const char *arg, int pass, size_t fi, struct scn_corpus_entry *e)
 {
     char pathbuf[4096];
     long only;
@@ -326,23 +345,73 @@ static void do_file(const char *arg, int pass, const struct scn_target **ts, siz
     while ((n = getline(&line, &cap, fp)) >= 0) {
         ln++;
         if (n && line[n - 1] == '\n') n--;
+        static char raw[CONFORM_TEXT_MAX]; /* the line as read: the parser cuts it */
+        size_t nraw = pass && (size_t)n < sizeof raw ? (size_t)n : 0;
+        memcpy(raw, line, nraw);
         int k = scn_corpus_parse_line(line, (size_t)n, e, err, sizeof err);
         if (k < 0) {
             fprintf(stderr, "scn-conform: %s:%ld: %s\n", path, ln, err);
             exit(2);
         }
         if (k == 0 || pass == 0 || !selected(e->category) || (only && ln != only)) continue;
-        n_cases++;
-        for (size_t i = 0; i < nts; i++) run_entry(ts[i], e, path, ln);
+        for (size_t i = 0; i < nts; i++) {
+            if (!conform_unit_begin(unit_seq++, (int)fi, ln, (int)i, raw, nraw,
+                                    isolate && !scn_is_executor(ts[i]), i == 0))
+                continue;
+            run_entry(ts[i], e, path, ln);
+            if (scn_is_executor(ts[i])) N.restarts = restarts_base + scn_executor_restarts();
+            conform_unit_end();
+        }
     }
     free(line);
     fclose(fp);
 }
 
+/* the worker's body: every file, its units from conform_sh->resume on */
+static void check_corpus(void)
+{
+    unit_seq = 0;
+    restarts_base = N.restarts;
+    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 1, i, entry);
+    scn_executor_stop();
+}
+
+/* the supervisor: a worker died in the unit conform_sh names */
+static void on_death(const char *oracle, const char *klass, const char *detail)
+{
+    char err[300], pathbuf[4096];
+    long only;
+    struct scn_corpus_entry *e = entry;
+    const struct scn_target *t = ts[conform_sh->target];
+    const char *path = file_and_line(files[conform_sh->file], &only, pathbuf, sizeof pathbuf);
+    if (scn_corpus_parse_line(conform_sh->text, conform_sh->text_len, e, err, sizeof err) <= 0) {
+        fprintf(stderr, "scn-conform: %s:%ld: the worker died, and the line does not parse again: %s\n", path,
+                conform_sh->line, err);
+        exit(3);
+    }
+    static struct scn_rootcause rc;
+    conform_isolate_rootcause(&e->c, t->dialect, &ctx, t, check_flags, oracle, klass, &rc);
+    struct scn_finding f;
+    memset(&f, 0, sizeof f);
+    f.oracle = oracle;
+    f.klass = klass;
+    f.family = SCN_FAM_C99;
+    f.size = conform_sh->call_size;
+    f.ret = f.expect_ret = -1;
+    snprintf(f.detail, sizeof f.detail, "%s", detail);
+    const struct scn_expect *x = t->dialect == SCN_DIALECT_KERNEL ? &e->kernel : &e->iso;
+    static char expected[SCN_EXPECT_MAX * 4 + 64];
+    scn_expect_format(x, expected, sizeof expected);
+    N.error += !strcmp(oracle, "hang");
+    N.fail += !!strcmp(oracle, "hang");
+    emit(t, e, path, conform_sh->line, "fail", oracle, expected, "", &f, NULL, -1, &rc);
+}
+
 static void usage(void)
 {
     fprintf(stderr, "usage: scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...\n"
-                    "                   [--edge-sizes] [--every-size] [--fail-only] [--no-catch] FILE.tsv[:LINE]...\n"
+                    "                   [--edge-sizes] [--every-size] [--fail-only] [--no-catch]\n"
+                    "                   [--call-limit SECONDS] [--no-isolate] FILE.tsv[:LINE]...\n"
                     "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
                     "       scn-conform --list-targets\n"
                     "       scn-conform --features < CASES\n");
@@ -368,18 +437,16 @@ static int features_of_stdin(void)
     return 0;
 }
 
-static int one_case(const char *text, const struct scn_target **ts, size_t nts)
+/* --case: the case, checked on each target (a unit each, so that a target
+ * that dies on it is its own failing result) */
+static struct scn_case one;
+
+static void one_case_body(void)
 {
-    static struct scn_case c;
-    char err[300];
-    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
-        fprintf(stderr, "scn-conform: --case: %s\n", err);
-        return 2;
-    }
-    int bad = 0;
     for (size_t i = 0; i < nts; i++) {
+        if (!conform_unit_begin((long)i, 0, 0, (int)i, "", 0, isolate && !scn_is_executor(ts[i]), 0)) continue;
         struct scn_report r;
-        size_t nf = scn_exec_check_case(&ctx, ts[i], &c, check_flags, &r);
+        size_t nf = scn_exec_check_case(&ctx, ts[i], &one, check_flags, &r);
         static char actual[SCN_EXPECT_MAX * 4 + 64], f[4096];
         actual_text(&r, actual, sizeof actual);
         char *a = json_text(actual, strlen(actual));
@@ -388,19 +455,46 @@ static int one_case(const char *text, const struct scn_target **ts, size_t nts)
         if (nf) {
             scn_finding_json(&r.first, f, sizeof f);
             printf(",\"finding\":%s", f);
-            bad = 1;
+            N.fail++;
         }
         printf("}\n");
+        conform_unit_end();
     }
-    return bad;
+    scn_executor_stop();
+}
+
+/* the target died on the case: no output ("actual" null) */
+static void one_case_death(const char *oracle, const char *klass, const char *detail)
+{
+    struct scn_finding f;
+    memset(&f, 0, sizeof f);
+    f.oracle = oracle;
+    f.klass = klass;
+    f.size = conform_sh->call_size;
+    f.ret = f.expect_ret = -1;
+    snprintf(f.detail, sizeof f.detail, "%s", detail);
+    static char fj[4096];
+    scn_finding_json(&f, fj, sizeof fj);
+    printf("{\"target\":\"%s\",\"status\":\"fail\",\"actual\":null,\"finding\":%s}\n",
+           ts[conform_sh->target]->name, fj);
+    N.fail++;
+}
+
+static int one_case(const char *text, double call_limit)
+{
+    char err[300];
+    if (scn_case_parse(text, strlen(text), &one, err, sizeof err)) {
+        fprintf(stderr, "scn-conform: --case: %s\n", err);
+        return 2;
+    }
+    if (isolate) conform_isolate_run(one_case_body, one_case_death, call_limit);
+    else one_case_body();
+    return N.fail != 0;
 }
 
 int main(int argc, char **argv)
 {
-    const struct scn_target *ts[16];
-    size_t nts = 0;
-    const char *files[1024];
-    size_t nfiles = 0;
+    double call_limit = 1;
     const char *case_text = NULL, *exec_path = NULL, *exec_name = NULL;
     int catch = 1;
     for (int i = 1; i < argc; i++) {
@@ -425,6 +519,14 @@ int main(int argc, char **argv)
             scn_oracle_set_all_sizes_max(SIZE_MAX);
         } else if (!strcmp(a, "--no-catch")) {
             catch = 0;
+        } else if (!strcmp(a, "--no-isolate")) {
+            isolate = 0;
+        } else if (!strcmp(a, "--call-limit")) {
+            char *end;
+            if (++i >= argc || (call_limit = strtod(argv[i], &end)) <= 0 || *end) {
+                fprintf(stderr, "scn-conform: --call-limit takes a number of seconds > 0\n");
+                return 2;
+            }
         } else if (!strcmp(a, "--exec") || !strcmp(a, "--exec-name") || !strcmp(a, "--category")) {
             if (++i >= argc) usage();
             if (a[2] == 'c') {
@@ -463,23 +565,25 @@ int main(int argc, char **argv)
     if (!nts)
         for (const struct scn_target *const *p = scn_targets(); *p && nts < 16; p++) ts[nts++] = *p;
     scn_oracle_set_catch_faults(catch);
-    if (scn_oracle_init(&ctx)) {
-        fprintf(stderr, "scn-conform: cannot map the guarded buffer\n");
+    if (scn_oracle_init(&ctx) || conform_isolate_init()) {
+        fprintf(stderr, "scn-conform: cannot map the guarded buffer or the shared state\n");
         return 2;
     }
-    if (case_text) return one_case(case_text, ts, nts);
+    if (exec_path) scn_executor_stop(); /* started to check it starts; each worker starts its own */
+    if (case_text) return one_case(case_text, call_limit);
     if (!nfiles) usage();
-    struct scn_corpus_entry *e = malloc(sizeof *e);
+    struct scn_corpus_entry *e = entry = malloc(sizeof *e);
     if (!e) return 3;
-    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 0, ts, nts, e);
+    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 0, i, e);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 1, ts, nts, e);
+    if (isolate) conform_isolate_run(check_corpus, on_death, call_limit);
+    else check_corpus();
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     printf("{\"summary\":{\"cases\":%lu,\"results\":%lu,\"pass\":%lu,\"fail\":%lu,\"error\":%lu,"
            "\"skipped\":%lu,\"seconds\":%.3f,\"targets\":[",
-           n_cases, n_pass + n_fail + n_error, n_pass, n_fail, n_error, n_skip, secs);
+           N.cases, N.pass + N.fail + N.error, N.pass, N.fail, N.error, N.skip, secs);
     for (size_t i = 0; i < nts; i++) {
         char *v = json_text(ts[i]->version ? ts[i]->version() : "", ts[i]->version ? strlen(ts[i]->version()) : 0);
         printf("%s{\"name\":\"%s\",\"dialect\":\"%s\",\"version\":%s}", i ? "," : "", ts[i]->name,
@@ -487,12 +591,10 @@ int main(int argc, char **argv)
         free(v);
     }
     printf("]");
-    if (exec_path) { /* the executor's deaths (crashes, hangs), reductions included */
-        printf(",\"restarts\":%lu", scn_executor_restarts());
-        scn_executor_stop();
-    }
+    if (exec_path) /* the executor's deaths (crashes, hangs), reductions included */
+        printf(",\"restarts\":%lu", N.restarts);
     printf("}}\n");
     free(e);
     scn_oracle_fini(&ctx);
-    return (n_fail || n_error) ? 1 : 0;
+    return (N.fail || N.error) ? 1 : 0;
 }

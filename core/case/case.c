@@ -922,6 +922,19 @@ void *scn_case_vaf_struct(size_t i, const char *fmt)
     return &vaf_slot[i];
 }
 
+/* The call watch (scn_case_watch_calls): a clock passed in, so that case.c
+ * needs nothing of the libc it is built against. */
+static volatile uint64_t *watch_since;
+static volatile size_t *watch_size;
+static uint64_t (*watch_now)(void);
+
+void scn_case_watch_calls(volatile uint64_t *since, volatile size_t *size, uint64_t (*now)(void))
+{
+    watch_now = now;
+    watch_size = size;
+    watch_since = now ? since : NULL;
+}
+
 struct direct_ctx { scn_vprintf_fn fn; };
 
 static int direct_tramp(void *ctx, char *buf, size_t size, const char *fmt, va_list ap)
@@ -985,7 +998,12 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
     struct sysv_va_tag tag = { 48, 304, area, regs };
     va_list ap;
     memcpy((void *)ap, &tag, sizeof tag);
-    return fn(ctx, buf, size, c->fmt, ap);
+    if (!watch_since) return fn(ctx, buf, size, c->fmt, ap);
+    if (watch_size) *watch_size = size;
+    *watch_since = watch_now();
+    int r = fn(ctx, buf, size, c->fmt, ap);
+    *watch_since = 0;
+    return r;
 }
 
 long long scn_case_n_value(const struct scn_case *c, size_t i)

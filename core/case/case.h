@@ -154,6 +154,14 @@ int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size)
 typedef int (*scn_vprintf_ctx_fn)(void *ctx, char *buf, size_t size, const char *fmt, va_list ap);
 int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char *buf, size_t size);
 
+/* The call watch: with now set (a clock in ns that never reads 0), every
+ * scn_case_call_ctx stores the buffer size in *size (if size is not NULL)
+ * and now() in *since before it calls the target, and 0 in *since when the
+ * call returns, so that a supervisor in another process (since in shared
+ * memory) sees a call that does not return (programs/conform_isolate.c).
+ * scn_case_watch_calls(NULL, NULL, NULL) ends it. */
+void scn_case_watch_calls(volatile uint64_t *since, volatile size_t *size, uint64_t (*now)(void));
+
 /* Value stored by the last call through the i-th %n argument (sign-extended;
  * size_t read as unsigned then converted). i is the argument index. */
 long long scn_case_n_value(const struct scn_case *c, size_t i);

@@ -64,14 +64,6 @@ void scn_exec_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, str
     /* the reduction by what the executor saw (not for a hang: each try would
      * cost the executor's time limit); the rest as for any per-size finding */
     struct scn_oracle_still k = { x, t, flags, oracle };
-    static struct scn_case work;
-    memcpy(&work, c, sizeof work);
-    unsigned steps = strcmp(oracle, "hang") ? scn_reduce(&work, d, exec_still, &k, SCN_REDUCE_BUDGET) : 0;
-    const struct scn_rule *rule = scn_rootcause_known(&work, d, t->name);
-    memcpy(&rc->reduced, &work, sizeof work);
-    rc->steps = steps;
-    rc->rule = rule;
-    rc->klass = rule ? scn_rule_classification(rule->kind) : klass;
-    snprintf(rc->targets, sizeof rc->targets, "%s", t->name);
-    scn_rootcause_sign(rc, oracle, d);
+    scn_rootcause_by(c, d, exec_still, &k, strcmp(oracle, "hang") ? SCN_REDUCE_BUDGET : 0, t->name, oracle, klass,
+                     rc);
 }

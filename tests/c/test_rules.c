@@ -297,7 +297,7 @@ static int finds(const char *pattern, const char *text, int which)
     static struct scn_spec sp[SCN_MAX_SPECS];
     scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
     struct scn_culprit k = { which >= 0 ? &sp[which] : NULL, 1, 1, (const unsigned char *)"x",
-                             (const unsigned char *)"x", 1, 1 };
+                             (const unsigned char *)"x", 1, 1, 0 };
     return scn_rule_find(SCN_DIALECT_ISO, c, &k, "ta", "tb") == 0;
 }
 
@@ -445,7 +445,7 @@ static void test_targets_and_order(void)
     struct scn_case *c = parse("\"%p\" ptr:NULL");
     static struct scn_spec sp[4];
     scn_scan_specs(c, SCN_DIALECT_ISO, sp, 4);
-    struct scn_culprit k = { &sp[0], 5, 1, (const unsigned char *)"(nil)", (const unsigned char *)"0", 5, 1 };
+    struct scn_culprit k = { &sp[0], 5, 1, (const unsigned char *)"(nil)", (const unsigned char *)"0", 5, 1, 0 };
     const char *al = "p-all\tiso\tconv=p\tglibc,musl\tC\n";
     CHECK(scn_allowances_load(al, strlen(al), err, sizeof err) == 1, "%s", err);
     CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);

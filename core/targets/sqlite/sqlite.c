@@ -22,6 +22,12 @@ static const char *sqlite_version_text(void) { return SCN_MATRIX_VERSION; }
 
 static int sqlite_entry(char *buf, size_t size, const char *fmt, va_list ap)
 {
+    /* as in any program that uses SQLite: sqlite3_vsnprintf does not call
+     * sqlite3_initialize() itself (sqlite3_mprintf does), and a conversion
+     * wider than its stack buffer allocates through sqlite3Malloc, whose
+     * allocator is NULL until then (c3ref/initialize.html) */
+    static int initialized;
+    if (!initialized) initialized = sqlite3_initialize() == SQLITE_OK;
     if (size == 0) return 0;
     int n = size > INT_MAX ? INT_MAX : (int)size;
     return (int)strnlen(sqlite3_vsnprintf(n, buf, fmt, ap), size);
