@@ -398,3 +398,45 @@ def test_protocol_lines_have_no_size_limit(tmp_path):
     assert len(ph.bad) == 2 and "cut short" in ph.bad[1]
     assert ph.stdout.read_text() == "what the function printed\n"
     assert (tmp_path / "conform.protocol").stat().st_size > 200000
+
+
+# ---- --target: a target of the build, as CMake built it (its recipe)
+
+def _built(name):
+    conform = REPO / os.environ.get("SCN_BUILD_DIR", str(REPO / "build" / "asan")) / "programs" / "scn-conform"
+    out = subprocess.run([str(conform), "--list-targets"], capture_output=True, text=True).stdout
+    if name not in {l.split("\t")[0] for l in out.splitlines()}:
+        pytest.fail(f"matrix target {name} is not built (its package: bash ci/setup.sh)", pytrace=False)
+
+
+def test_target_linux_tools_refused_with_its_upstream_bug_reduced(tmp_path):
+    """The Linux tools' vscnprintf (tools/lib/vsprintf.c, compiled with ASan from
+    linux-source-6.1) breaks the scnprintf promise at size 0: -1 for "". The
+    certificate names it with the reduced case."""
+    _built("linux-tools")
+    p, cert = certify(tmp_path / "o", "--target", "linux-tools", "--time", "3")
+    assert p.returncode == 1, p.stderr[-2000:]
+    assert cert["verdict"] == "not certified" and cert["kind"] == "vscnprintf" and cert["dialect"] == "iso"
+    assert cert["function"] == "scn_target_linux_tools.vscnprintf"
+    # the vendored source itself was compiled into the driver, not a prebuilt library
+    assert any(s["path"].endswith("tools/lib/vsprintf.c") for s in cert["sources"])
+    size0 = [r for r in cert["reasons"] if "scn.size0-ret0" in r]
+    assert size0 and 'reduced: "")' in size0[0], cert["reasons"]
+
+
+def test_target_apr_refused_with_its_documented_size0_return(tmp_path):
+    _built("apr")
+    p, cert = certify(tmp_path / "o", "--target", "apr", "--time", "3")
+    assert p.returncode == 1 and cert["verdict"] == "not certified", p.stderr[-2000:]
+    assert cert["function"] == "scn_target_apr.vscnprintf"
+    assert any("scn.size0-ret0" in r for r in cert["reasons"]), cert["reasons"]
+
+
+def test_target_usage_errors(tmp_path):
+    p, cert = certify(tmp_path / "a", "--target", "apr", "--source", str(SRC / "good_scnprintf.c"))
+    assert p.returncode == 2 and "--source comes from the target's recipe" in p.stderr and cert is None
+    p, cert = certify(tmp_path / "b", "--target", "glibc")
+    assert p.returncode == 2 and "no such in-process target with a recipe" in p.stderr
+    assert "apr" in p.stderr  # those that have one are listed
+    p, cert = certify(tmp_path / "c", "--kind", "vsnprintf")
+    assert p.returncode == 2 and "--function, --kind and the code" in p.stderr

@@ -1,14 +1,17 @@
 """`scnfuzz matrix`: every implementation of the matrix (the "matrix" group of
 `scn-conform --list-targets`, and the matrix's executor libcs that are
-built) through the conformance suite and a time-boxed differential campaign
-against the reference, into one report whose first table is implementations x
-categories.
+built) through the conformance suite, a time-boxed differential campaign
+against the reference and certification, into one report whose first table
+is implementations x categories.
 
 Each implementation is a run of its own, RUN/impl/<name>/, made by the
 ordinary commands in a child process (`scnfuzz conform --target NAME`, then
 `scnfuzz fuzz --fuzzer fuzz_matrix` with env SCN_MATRIX_TARGET=NAME, or the
---libc-cc forms for an executor): its report is whole as soon as it ends, so
-a killed matrix loses only the implementations still running. The matrix's
+--libc-cc forms for an executor, then `scnfuzz certify --target NAME` into
+RUN/impl/<name>/certify/): its report is whole as soon as it ends, so
+a killed matrix loses only the implementations still running. An executor
+libc is not certified: certification links the function into its ASan
+driver, and such a libc runs only in its own process. The matrix's
 report is rebuilt from those runs after each one ends (report.build_report
 over their parts and findings, then the matrix section in front), and once
 more at the end, also after Ctrl-C/SIGTERM."""
@@ -32,7 +35,8 @@ from .render_md import _cell as md_cell
 from .runs import Run, utc_iso, write_atomic
 from .tree import ROOT
 
-CERTIFICATION_NOTE = "certification: not run by this command yet"
+NOT_CERTIFIABLE = ("not certifiable here: a libc reached only through its compiler driver runs in its own "
+                   "process, and certification links the function into its ASan driver")
 # the executor targets of the matrix and the compiler driver anylibc builds them with
 EXEC_DRIVERS = {"dietlibc-exec": "diet gcc", "klibc-exec": "klcc"}
 FUZZER = "fuzz_matrix"
@@ -59,17 +63,36 @@ def implementations(only=None):
 
 
 def _commands(t, args, sub):
-    """The two child commands of one implementation: conformance, campaign."""
+    """The child commands of one implementation, (step, argv, env):
+    conformance, campaign, certification (not for an executor)."""
     name = t["name"]
     if name in EXEC_DRIVERS:
         drv = ["--libc-cc", EXEC_DRIVERS[name], "--name", name]
-        return ((SCNFUZZ + ["conform"] + drv + ["--out", str(sub)], {}),
-                (SCNFUZZ + ["fuzz"] + drv + ["--time", f"{args.time:g}", "--out", str(sub)], {}))
+        return (("conform", SCNFUZZ + ["conform"] + drv + ["--out", str(sub)], {}),
+                ("fuzz", SCNFUZZ + ["fuzz"] + drv + ["--time", f"{args.time:g}", "--out", str(sub)], {}))
     # a campaign corpus per implementation: what covers curl's code is not apr's
     corpus = campaign.campaign_corpus(f"{FUZZER}-{name}")
-    return ((SCNFUZZ + ["conform", "--target", name, "--out", str(sub)], {}),
-            (SCNFUZZ + ["fuzz", "--fuzzer", FUZZER, "--time", f"{args.time:g}", "--corpus", str(corpus),
-                        "--out", str(sub)] + (["--fresh"] if args.fresh else []), {"SCN_MATRIX_TARGET": name}))
+    return (("conform", SCNFUZZ + ["conform", "--target", name, "--out", str(sub)], {}),
+            ("fuzz", SCNFUZZ + ["fuzz", "--fuzzer", FUZZER, "--time", f"{args.time:g}", "--corpus", str(corpus),
+                                "--out", str(sub)] + (["--fresh"] if args.fresh else []),
+             {"SCN_MATRIX_TARGET": name}),
+            ("certify", SCNFUZZ + ["certify", "--target", name, "--time", f"{args.time:g}",
+                                   "--out", str(sub / "certify")], {}))
+
+
+def certification(sub, name):
+    """The verdict of an implementation's certification, from its
+    certificate (RUN/impl/<name>/certify/certificate.json): verdict, reasons
+    (each with its reduced reproducer), the certificate's path."""
+    if name in EXEC_DRIVERS:
+        return {"verdict": "not certifiable", "reasons": [NOT_CERTIFIABLE]}
+    path = pathlib.Path(sub) / "certify" / "certificate.json"
+    try:
+        c = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {"verdict": "not run", "reasons": []}
+    return {"verdict": c.get("verdict", "?"), "reasons": list(dict.fromkeys(c.get("reasons") or [])),
+            "certificate": f"impl/{name}/certify/certificate.md"}
 
 
 class Matrix:
@@ -83,7 +106,6 @@ class Matrix:
         self.stopping = False
         self.state = {t["name"]: {"status": "waiting", "target": t} for t in impls}
         run.meta["implementations"] = self.state
-        run.meta["certification"] = CERTIFICATION_NOTE
         run.save()
 
     def sub(self, name):
@@ -116,17 +138,18 @@ class Matrix:
         st = self.state[name]
         t0 = time.monotonic()
         st.update(status="running", started=utc_iso(), exit=[])
-        for step, (cmd, env) in zip(("conform", "fuzz"), _commands(t, self.args, sub)):
+        for step, cmd, env in _commands(t, self.args, sub):
             if self.stopping:
                 break
             st["step"] = step
             rc = self._child(name, cmd, env, log)
             st["exit"].append(rc)
-            if rc not in (0, 1, 130):  # 0/1: no / a new bug root cause; 130: stopped by us
+            if rc not in (0, 1, 130):  # 0/1: no / a new bug root cause (not certified); 130: stopped by us
                 # (the campaign still runs after a conformance run that failed: it has
                 # its own crash handling, and what it finds is the implementation's)
                 st.setdefault("errors", []).append(f"`scnfuzz {step}` exit {rc}: {_last_line(log)}")
                 st["error"] = "; ".join(st["errors"])
+        st["certification"] = certification(sub, name)
         st.pop("step", None)
         st.update(status="error" if st.get("error") else "interrupted" if self.stopping else "done",
                   duration_s=round(time.monotonic() - t0, 1), finished=utc_iso())
@@ -214,13 +237,14 @@ def matrix_model(rep, run):
             "name": name, "version": t.get("version"), "api": t.get("api"), "where": t.get("where"),
             "conventions": t.get("conventions") or "", "status": st.get("status"), "error": st.get("error"),
             "duration_s": st.get("duration_s"),
+            "certification": st.get("certification") or {"verdict": "not run", "reasons": []},
             "cells": {r["category"]: r["cells"][name] for r in m["rows"] if name in r["cells"]},
             "total": m["totals"].get(name),
             "root_causes": [{"id": f["id"], "classification": f["classification"], "oracle": f["oracle"],
                              "signature": f["signature"], "rule": (f.get("rule") or {}).get("id"),
                              "count": f["count"], "reproduce": f["reproduce"]} for f in mine],
         })
-    return {"certification": CERTIFICATION_NOTE, "categories": cats, "implementations": out}
+    return {"categories": cats, "implementations": out}
 
 
 def _md_code(text):
@@ -233,12 +257,17 @@ def table_lines(model):
     category (passed/run; FAIL: failures no rule explains; known: failures a
     known bug, gap or allowance explains), then the total."""
     cats = model["categories"]
-    L = ["| implementation | total | " + " | ".join(cats) + " |", "|---" * (len(cats) + 2) + "|"]
+    L = ["| implementation | certification | total | " + " | ".join(cats) + " |", "|---" * (len(cats) + 3) + "|"]
     for im in model["implementations"]:
         cells = [md_cell(im["cells"].get(c)) for c in cats]
         total = md_cell(im["total"]) if im["total"] else f"- ({im['status']})"
-        L.append(f"| {im['name']} | {total} | " + " | ".join(cells) + " |")
+        L.append(f"| {im['name']} | {_verdict(im)} | {total} | " + " | ".join(cells) + " |")
     return L
+
+
+def _verdict(im):
+    v = (im.get("certification") or {}).get("verdict", "not run")
+    return {"certified": "**CERTIFIED**", "not certified": "NOT CERTIFIED"}.get(v, v)
 
 
 def _rc_line(rc):
@@ -259,6 +288,13 @@ def matrix_markdown(model, level=2):
               f"- conventions: {im['conventions'] or '-'}",
               f"- run: {im['status']}" + (f", {im['duration_s']} s" if im.get("duration_s") is not None else "")
               + (f"; error: {im['error']}" if im.get("error") else "")]
+        cert = im.get("certification") or {}
+        L.append(f"- certification: {_verdict(im)}" + (f" ([certificate]({cert['certificate']}))"
+                                                         if cert.get("certificate") else "")
+                 + (":" if cert.get("reasons") else ""))
+        L += [f"  - {_md_code(r)}" for r in cert.get("reasons", [])[:12]]
+        if len(cert.get("reasons", [])) > 12:
+            L.append(f"  - ... {len(cert['reasons']) - 12} more in the certificate")
         rcs = im["root_causes"]
         L += [f"- root causes: {len(rcs)} ({sum(r['classification'] not in KNOWN for r in rcs)} new)", ""]
         L += [_rc_line(rc) for rc in rcs] + ([""] if rcs else [])
@@ -269,10 +305,12 @@ def _html_section(model):
     from .render_html import _cell as html_cell
     cats = model["categories"]
     H = ['<h2 id="implementations">Implementations x categories</h2><table class="matrix"><thead><tr>'
-         "<th>implementation</th><th>total</th>" + "".join(f"<th>{html_escape(c)}</th>" for c in cats)
-         + "</tr></thead><tbody>"]
+         "<th>implementation</th><th>certification</th><th>total</th>"
+         + "".join(f"<th>{html_escape(c)}</th>" for c in cats) + "</tr></thead><tbody>"]
     for im in model["implementations"]:
-        H.append(f"<tr><th>{html_escape(im['name'])}</th>" + html_cell(im["total"])
+        H.append(f"<tr><th>{html_escape(im['name'])}</th><td>"
+                 f"{html_escape((im.get('certification') or {}).get('verdict', 'not run'))}</td>"
+                 + html_cell(im["total"])
                  + "".join(html_cell(im["cells"].get(c)) for c in cats) + "</tr>")
     H.append("</tbody></table>")
     for im in model["implementations"]:
@@ -299,12 +337,11 @@ def write_report(run):
     write_atomic(run.path / "report.json", json.dumps(rep, indent=1) + "\n")
     md = (run.path / "report.md").read_text()
     head, _, rest = md.partition("\n\n")
-    write_atomic(run.path / "report.md", "\n".join([head, "", CERTIFICATION_NOTE + ".", "",
-                                                    *matrix_markdown(model), rest]))
+    write_atomic(run.path / "report.md", "\n".join([head, "", *matrix_markdown(model), rest]))
     html = (run.path / "report.html").read_text()
     at = html.find("<h2")
     if at > 0:
-        html = html[:at] + f"<p>{CERTIFICATION_NOTE}.</p>\n" + "\n".join(_html_section(model)) + "\n" + html[at:]
+        html = html[:at] + "\n".join(_html_section(model)) + "\n" + html[at:]
         write_atomic(run.path / "report.html", html)
     return rep
 
@@ -314,7 +351,7 @@ def doc_markdown(rep, command, date):
     model = rep["matrix_implementations"]
     return "\n".join(["# The printf matrix", "",
                       f"Made by `{command}` on {date} ({rep['run'].get('started')} .. {rep['run'].get('finished')}); "
-                      f"regenerate it with the same command. {CERTIFICATION_NOTE[0].upper() + CERTIFICATION_NOTE[1:]}.",
+                      f"regenerate it with the same command.",
                       "", *matrix_markdown(model)]) + "\n"
 
 
@@ -343,7 +380,7 @@ def run_matrix(args):
     run = Run.create("matrix", args.out)
     mx = Matrix(run, impls, args)
     sys.stderr.write(f"scnfuzz matrix: {len(impls)} implementation(s), {args.jobs} at a time, conformance + "
-                     f"{args.time:g}-s campaign each; run {run.path}\n")
+                     f"{args.time:g}-s campaign + certification each; run {run.path}\n")
     queue = list(impls)
     qlock = threading.Lock()
 

@@ -92,5 +92,6 @@ function(scn_libc_target name)
   # The registry refers to scn_target_<name> by a WEAK declaration, and a
   # weak reference does not pull a member out of a static archive: force it.
   target_link_options(scn_target_${name} INTERFACE "LINKER:--undefined=scn_target_${name}")
+  scn_certify_recipe(${name} scn_target_${name})
   message(STATUS "${name} target: ${L_VERSION}")
 endfunction()

@@ -92,6 +92,7 @@ function(scn_matrix_target name)
   # The registry refers to scn_target_<c name> weakly, and a weak reference
   # does not pull an archive member: whatever links this library asks for it.
   target_link_options(${lib} INTERFACE "LINKER:--undefined=scn_target_${cname}")
+  scn_certify_recipe(${name} ${lib})
 endfunction()
 
 #   scn_matrix_executor(<name> PACKAGE <deb> DRIVER <cmd>... [FLAGS <flag>...])
@@ -136,4 +137,48 @@ function(scn_matrix_executor name)
     VERBATIM)
   add_custom_target(scn_${name}_exec ALL DEPENDS ${bin})
   set_target_properties(scn_${name}_exec PROPERTIES SCN_EXECUTABLE ${bin})
+endfunction()
+
+#   scn_certify_recipe(<name> <library target>)
+#
+# What `scnfuzz certify --target <name>` builds (runner/scnfuzz/certify.py):
+# the target's own C files (its adapter, and the vendored sources compiled
+# with it), its prebuilt objects, include directories, definitions and link
+# libraries, read off the library target when its directory is done (so
+# what the directory adds after scn_matrix_target counts) and written to
+# <build>/certify/<name>.recipe, one "<kind>\t<value>" line each (kind:
+# source, object, include, define, lib). certify compiles the C files with
+# ASan, UBSan and edge coverage into its driver, which calls the target's
+# entry through its struct scn_target.
+function(scn_certify_recipe name lib)
+  cmake_language(EVAL CODE "cmake_language(DEFER CALL _scn_certify_recipe_write [[${name}]] [[${lib}]])")
+endfunction()
+
+function(_scn_certify_recipe_write name lib)
+  get_target_property(srcs ${lib} SOURCES)
+  get_target_property(dir ${lib} SOURCE_DIR)
+  set(lines "")
+  foreach(s IN LISTS srcs)
+    if(NOT IS_ABSOLUTE "${s}")
+      set(s "${dir}/${s}")
+    endif()
+    if(s MATCHES "\\.c$")
+      string(APPEND lines "source\t${s}\n")
+      get_source_file_property(defs "${s}" COMPILE_DEFINITIONS)
+      if(defs)
+        foreach(d IN LISTS defs)
+          string(APPEND lines "define\t${d}\n")
+        endforeach()
+      endif()
+    elseif(s MATCHES "\\.(o|a)$")
+      string(APPEND lines "object\t${s}\n")
+    endif()
+  endforeach()
+  set(p "$<TARGET_PROPERTY:${lib},INCLUDE_DIRECTORIES>")
+  string(APPEND lines "$<$<BOOL:${p}>:include\t$<JOIN:${p},\ninclude\t>\n>")
+  set(p "$<TARGET_PROPERTY:${lib},COMPILE_DEFINITIONS>")
+  string(APPEND lines "$<$<BOOL:${p}>:define\t$<JOIN:${p},\ndefine\t>\n>")
+  set(p "$<TARGET_PROPERTY:${lib},LINK_LIBRARIES>")
+  string(APPEND lines "$<$<BOOL:${p}>:lib\t$<JOIN:${p},\nlib\t>\n>")
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/certify/${name}.recipe CONTENT "${lines}")
 endfunction()
