@@ -282,8 +282,9 @@ class Job:
                        AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1", AFL_SKIP_CRASHES="1",
                        AFL_AUTORESUME="1")  # a restarted instance goes on with its queue
         else:
-            seeds = build.ROOT / "corpus" / "fuzz" / self.fuzzer
-            cmd = [str(self.path), str(self.corpus)] + ([str(seeds)] if seeds.is_dir() else []) + [
+            if self.restarts == 0:
+                _seed_corpus(self.fuzzer, self.corpus)
+            cmd = [str(self.path), str(self.corpus)] + [
                    f"-max_total_time={max(1, int(seconds))}",
                    "-timeout=10", "-rss_limit_mb=4096", "-print_final_stats=1", f"-seed={self.seed + self.restarts}",
                    f"-artifact_prefix={art}/{self.fuzzer}-", "-reload=1"] + libfuzzer_options(self.fuzzer)
@@ -395,10 +396,66 @@ def matrix_target(fuzzer):
     return os.environ.get("SCN_MATRIX_TARGET") or None
 
 
+def _seed_corpus(fuzzer, corpus):
+    """The fuzzer's seeds (corpus/fuzz/<fuzzer>/) copied into its campaign
+    corpus under their SHA-1, as libFuzzer names units: the fuzzer reads one
+    directory, from which a unit that kills it can be taken out
+    (_crash_input), which a seed in the repository could not."""
+    seeds = build.ROOT / "corpus" / "fuzz" / fuzzer
+    if not seeds.is_dir():
+        return
+    corpus = pathlib.Path(corpus)
+    corpus.mkdir(parents=True, exist_ok=True)
+    for f in seeds.iterdir():
+        if f.is_file():
+            data = f.read_bytes()
+            unit = corpus / hashlib.sha1(data).hexdigest()
+            if not unit.exists():
+                unit.write_bytes(data)
+
+
+_WRITTEN = re.compile(rb"Test unit written to (\S+)")
+
+
+def _crash_input(run, job, before):
+    """The artifacts of a worker's death: the new ones, or the one its log
+    names (libFuzzer names an artifact by the input's SHA-1, so the same
+    crash met again writes no new file). Each one's input leaves the
+    campaign corpus: a unit that kills the fuzzer would kill every restart
+    as it loads the corpus (the artifact keeps it)."""
+    art = run.path / "artifacts"
+    found = sorted(set(art.glob(f"{job.fuzzer}-*")) - before)
+    if not found:
+        try:
+            with open(job.log.name, "rb") as f:  # what this incarnation wrote
+                f.seek(getattr(job, "log_start", 0))
+                named = _WRITTEN.findall(f.read())
+        except OSError:
+            named = []
+        if named and pathlib.Path(named[-1].decode(errors="replace")).is_file():
+            found = [pathlib.Path(named[-1].decode(errors="replace"))]
+    for a in found:
+        unit = pathlib.Path(job.corpus) / a.name.rsplit("-", 1)[-1]
+        if unit.is_file() and unit.read_bytes() == a.read_bytes():
+            unit.unlink()
+    return found
+
+
+def _crash_state(summary, kind):
+    """What names a crash in its signature: the function of the sanitizer's
+    SUMMARY line ("... in fn"), else its source location (UBSan's lines
+    name no function: "undefined-behavior stb_sprintf.h:615:10 in "), else
+    the artifact's kind."""
+    head, _, fn = summary.rpartition(" in ")
+    if fn.strip():
+        return fn.strip()
+    where = [w for w in head.split() if re.match(r".+:\d+(:\d+)?$", w)]
+    return pathlib.Path(where[-1]).name if where else kind
+
+
 def _crash_finding(run, job, rc, before, replay_fuzzer):
     """A fuzzer that died (a sanitizer report, a hang): one finding per new artifact."""
-    art = run.path / "artifacts"
-    new = sorted(set(art.glob(f"{job.fuzzer}-*")) - before)
+    new = _crash_input(run, job, before)
     out = []
     # fuzz_matrix: a crash of one implementation is not another's (the signature names it)
     mt = matrix_target(job.fuzzer)
@@ -415,7 +472,7 @@ def _crash_finding(run, job, rc, before, replay_fuzzer):
             log_tail = m[-1] if m else ""
         except OSError:
             pass
-        sig = f"{klass}:{tag}:{(log_tail.split(' in ')[-1] if ' in ' in log_tail else kind)[:80]}"
+        sig = f"{klass}:{tag}:{_crash_state(log_tail, kind)[:80]}"
         out.append({"oracle": klass, "classification": klass, "case": case or '""', "signature": sig,
                     "detail": log_tail or f"{job.fuzzer} exited {rc}", "artifact": str(a.relative_to(run.path)),
                     "fuzzer": job.fuzzer, "worker": job.idx, "source": "fuzz", "outputs": {}, **who})
