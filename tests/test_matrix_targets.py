@@ -199,3 +199,20 @@ def test_known_entries_still_reproduce(scn_conform):
                 stale.append(f"{entry} on {t}: {repro} gives {res[t]['actual']}, as ref does")
     assert checked >= len(mine), f"only {checked} entries checked for {sorted(mine)}"
     assert not stale, "known_bugs.tsv entries that do not reproduce:\n" + "\n".join(stale)
+
+
+def test_a_wrong_n_value_is_blamed_on_the_one_n_conversion(scn_conform, tmp_path):
+    """A %n value is wrong on trio only after other output ("%d%n": trio
+    stores what it stored, not what the call would write): the reduced case
+    keeps both conversions, and its one %n is the culprit the rules see, so
+    trio's row for it (trio-n-counts-stored, conv=n) classifies it."""
+    if "trio" not in _list_targets(scn_conform):
+        pytest.fail("matrix target trio is not built (libtrio-dev: bash ci/setup.sh)", pytrace=False)
+    tsv = tmp_path / "n.tsv"
+    tsv.write_text('n.count\t"abcdef%d%n" int:5 n:int\t"abcdef5" n=7\t-\tstd\tC17 7.21.6.1p8 (n)\n')
+    p = subprocess.run([str(scn_conform), "--target", "trio", "--fail-only", str(tsv)], capture_output=True,
+                       text=True, timeout=120)
+    fails = [json.loads(l) for l in p.stdout.splitlines() if '"status":"fail"' in l]
+    assert fails, p.stdout[-1000:]
+    assert all(f.get("rule_kind") == "known-bug" and "trio-n-counts-stored" in f["signature"] for f in fails), \
+        [f["signature"] for f in fails]
