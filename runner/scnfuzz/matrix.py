@@ -277,7 +277,10 @@ def _rc_line(rc):
             f"line(s), {_md_code(rc['signature'])}; reproduce: {_md_code(rc['reproduce'])}")
 
 
-def matrix_markdown(model, level=2):
+def matrix_markdown(model, level=2, run_dir=None):
+    """The matrix as markdown; run_dir: where the certificates are, for a
+    document outside the run (docs/MATRIX.md names them, the run's own
+    report.md links them)."""
     h = "#" * level
     L = [f"{h} Implementations x categories (passed/run)", "", *table_lines(model), "",
          "Cells: passed/run over every case result of the category (every buffer size, both families); "
@@ -289,8 +292,9 @@ def matrix_markdown(model, level=2):
               f"- run: {im['status']}" + (f", {im['duration_s']} s" if im.get("duration_s") is not None else "")
               + (f"; error: {im['error']}" if im.get("error") else "")]
         cert = im.get("certification") or {}
-        L.append(f"- certification: {_verdict(im)}" + (f" ([certificate]({cert['certificate']}))"
-                                                         if cert.get("certificate") else "")
+        where = (f" (certificate: `{run_dir}/{cert['certificate']}`)" if run_dir else
+                 f" ([certificate]({cert['certificate']}))") if cert.get("certificate") else ""
+        L.append(f"- certification: {_verdict(im)}{where}"
                  + (":" if cert.get("reasons") else ""))
         L += [f"  - {_md_code(r)}" for r in cert.get("reasons", [])[:12]]
         if len(cert.get("reasons", [])) > 12:
@@ -346,13 +350,13 @@ def write_report(run):
     return rep
 
 
-def doc_markdown(rep, command, date):
+def doc_markdown(rep, command, date, run_dir):
     """docs/MATRIX.md: the command and date that made it, then the matrix."""
     model = rep["matrix_implementations"]
     return "\n".join(["# The printf matrix", "",
                       f"Made by `{command}` on {date} ({rep['run'].get('started')} .. {rep['run'].get('finished')}); "
                       f"regenerate it with the same command.",
-                      "", *matrix_markdown(model)]) + "\n"
+                      "", *matrix_markdown(model, run_dir=run_dir)]) + "\n"
 
 
 # ---- the command
@@ -424,6 +428,15 @@ def run_matrix(args):
     return run, rep, mx.stopping
 
 
+def _shown(path):
+    """A run's directory as the doc names it: relative to the repository when inside it."""
+    path = pathlib.Path(path).resolve()
+    try:
+        return str(path.relative_to(ROOT.resolve()))
+    except ValueError:
+        return str(path)
+
+
 def main(args):
     run, rep, interrupted = run_matrix(args)
     model = rep["matrix_implementations"]
@@ -431,7 +444,7 @@ def main(args):
     if args.markdown:
         cmd = " ".join(run.meta.get("command") or ["./scnfuzz", "matrix"])
         date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-        write_atomic(pathlib.Path(args.markdown), doc_markdown(rep, cmd, date))
+        write_atomic(pathlib.Path(args.markdown), doc_markdown(rep, cmd, date, _shown(run.path)))
         print(f"scnfuzz: wrote {args.markdown}")
     report.print_summary(rep, run.path)
     if interrupted:
