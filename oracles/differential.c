@@ -51,7 +51,7 @@ static void spec_text(const struct scn_case *c, const struct scn_spec *s, char *
 struct memo_slot {
     unsigned gen, rules_gen;
     unsigned short klen;
-    signed char verdict[MAX_PAIRS]; /* per pair: MEMO_SAME, or the index of the rule */
+    short verdict[MAX_PAIRS]; /* per pair: MEMO_SAME, or the index of the rule */
     unsigned char key[MEMO_KEY];
 };
 static struct memo_slot memo_tab[MEMO_SLOTS];
@@ -141,7 +141,7 @@ static struct memo_slot *memo_slot_of(const unsigned char *k, size_t n)
 }
 
 /* 1 with verdict[] set when the memo knows this key */
-static int memo_get(const unsigned char *k, size_t n, signed char *verdict)
+static int memo_get(const unsigned char *k, size_t n, short *verdict)
 {
     const struct memo_slot *m = memo_slot_of(k, n);
     if (m->gen != memo_gen || m->rules_gen != scn_rules_generation() || m->klen != n || memcmp(m->key, k, n)) {
@@ -153,7 +153,7 @@ static int memo_get(const unsigned char *k, size_t n, signed char *verdict)
     return 1;
 }
 
-static void memo_put(const unsigned char *k, size_t n, const signed char *verdict)
+static void memo_put(const unsigned char *k, size_t n, const short *verdict)
 {
     struct memo_slot *m = memo_slot_of(k, n);
     m->gen = memo_gen;
@@ -234,7 +234,7 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
         }
         if (scn_spec_subcase(c, s, &sub)) continue;
         unsigned char key[MEMO_KEY];
-        signed char v[MAX_PAIRS];
+        short v[MAX_PAIRS];
         size_t kn = memo ? memo_key(&sub, s, dialect, outs, n, key) : 0;
         if (kn && memo_get(key, kn, v)) {
             for (size_t j = 0; j < np; j++) {
@@ -265,7 +265,7 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
                 }
                 struct scn_culprit k = { s, ret[a], ret[b], buf[a], buf[b], len[a], len[b], 0 };
                 int rule = find_rule(dialect, c, &k, outs[a].target->name, outs[b].target->name);
-                if (rule >= 0) v[pi] = (signed char)rule;
+                if (rule >= 0) v[pi] = (short)rule;
                 else storable = 0;
                 struct pair_state *p = of[pi];
                 if (p && !p->nbad) {

@@ -12,7 +12,7 @@
 #include "scn_allowances_data.h" /* generated: scn_allowances_tsv[] */
 #include "scn_known_bugs_data.h" /* generated: scn_known_bugs_tsv[] */
 
-#define MAX_RULES 120 /* memoised verdicts keep a rule index in a signed char */
+#define MAX_RULES 240 /* memoised verdicts keep a rule index in a short (oracles/differential.c) */
 
 enum table { T_ALLOW = 0, T_KNOWN = 1 };
 static struct scn_rule tab[2][MAX_RULES];
@@ -50,6 +50,10 @@ static int valid_term(const char *t)
     if (!strncmp(t, "conv=", 5) || !strncmp(t, "len=", 4)) return t[t[0] == 'c' ? 5 : 4] != 0;
     if (!strncmp(t, "flag=", 5)) return t[5] && strchr(SCN_FLAG_CHARS, t[5]) && !t[6];
     if (!strncmp(t, "argpos>", 7)) return t[7] >= '0' && t[7] <= '9' && strspn(t + 7, "0123456789") == strlen(t + 7);
+    if (!strncmp(t, "width>", 6) || !strncmp(t, "prec>", 5)) {
+        const char *d = t + (t[0] == 'w' ? 6 : 5);
+        return d[0] >= '0' && d[0] <= '9' && strspn(d, "0123456789") == strlen(d) && strlen(d) <= 9;
+    }
     for (size_t i = 0; exact[i]; i++)
         if (!strcmp(t, exact[i])) return 1;
     return 0;
@@ -408,7 +412,13 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
         else if (IS("sharedarg")) ok = !s && shared_arg(c, dialect);
         else if (IS("dies")) ok = k->death;
         else if (l > 7 && !memcmp(p, "argpos>", 7)) ok = max_position(c, dialect) > atoi(p + 7);
-        else if (l > 4 && !memcmp(p, "len=", 4)) ok = s && !s->invalid && len_listed(p + 4, l - 4, s->len);
+        else if (l > 6 && !memcmp(p, "width>", 6)) {
+            unsigned fl;
+            ok = s && !s->invalid && field_width(c, s, &fl) > atol(p + 6);
+        } else if (l > 5 && !memcmp(p, "prec>", 5)) {
+            long prec;
+            ok = s && !s->invalid && !arg_prec(c, s, &prec) && prec > atol(p + 5);
+        } else if (l > 4 && !memcmp(p, "len=", 4)) ok = s && !s->invalid && len_listed(p + 4, l - 4, s->len);
         else if (IS("hexvalue")) {
             long prec;
             ok = 0;

@@ -191,7 +191,8 @@ static void test_loading(void)
     static const char *const terms[] = {
         "conv=a|A|La", "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "flag=-", "flag=+", "flag= ", "flag=#",
         "flag=0", "prec", "noprec", "spec=invalid", "whole", "ret<0", "hexvalue", "positional", "width<0",
-        "sharedarg", "len=w|-|hh", "argpos>9", "argpos>12", "conv=d&flag=-&prec",
+        "sharedarg", "len=w|-|hh", "argpos>9", "argpos>12", "conv=d&flag=-&prec", "width>325", "prec>0",
+        "conv=f&width>325",
     };
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
         char t[200];
@@ -214,6 +215,10 @@ static void test_loading(void)
         { 0, "u\tiso\tflag=--\t*\tC\n", "line 1", "flag=--" },
         { 0, "u\tiso\targpos>\t*\tC\n", "line 1", "argpos>" },
         { 0, "u\tiso\targpos>9x\t*\tC\n", "line 1", "argpos>9x" },
+        { 0, "u\tiso\twidth>\t*\tC\n", "line 1", "width>" },
+        { 0, "u\tiso\twidth>-1\t*\tC\n", "line 1", "width>-1" },
+        { 0, "u\tiso\tprec>\t*\tC\n", "line 1", "prec>" },
+        { 0, "u\tiso\tprec>3x\t*\tC\n", "line 1", "prec>3x" },
         { 0, "u\tiso\tPREC\t*\tC\n", "line 1", "PREC" },
         { 0, "same\tiso\tconv=p\t*\tC\nsame\tiso\tconv=s\t*\tC\n", "line 2", "same" },
         { 0, "iiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiiii\tiso\tconv=p\t*\tC\n", "line 1", "id" },
@@ -377,6 +382,17 @@ static void test_terms(void)
         { "argpos>10", "\"%10$d\" int:1 int:2 int:3 int:4 int:5 int:6 int:7 int:8 int:9 int:10", -1, 0 },
         { "argpos>1", "\"%1$*2$d\" int:1 int:2", -1, 1 }, /* a width's position counts */
         { "argpos>0", "\"%d\" int:1", -1, 0 },
+        /* width>N, prec>N: literal values (the '*' forms below) */
+        { "width>325", "\"%326f\" double:0x0p+0", 0, 1 },
+        { "width>325", "\"%325f\" double:0x0p+0", 0, 0 },
+        { "width>325", "\"%f\" double:0x0p+0", 0, 0 },
+        { "width>325", "\"%.400f\" double:0x0p+0", 0, 0 }, /* a precision is no width */
+        { "prec>325", "\"%.326d\" int:1", 0, 1 },
+        { "prec>325", "\"%.325d\" int:1", 0, 0 },
+        { "prec>325", "\"%400d\" int:1", 0, 0 },
+        { "prec>0", "\"%d\" int:1", 0, 0 }, /* no precision */
+        { "conv=f&width>10", "\"%11f\" double:0x0p+0", 0, 1 },
+        { "conv=f&width>10", "\"%11d\" int:1", 0, 0 },
         /* '&': every term */
         { "conv=d&flag=-", "\"%-d\" int:1", 0, 1 },
         { "conv=d&flag=-", "\"%-x\" uint:1", 0, 0 },
@@ -397,6 +413,13 @@ static void test_terms(void)
     CHECK(!finds("width<0", "\"%-5d\" int:1", 0), "width<0 of a literal");
     CHECK(finds("width<0&positional", "\"%1$*2$d\" int:1 int:-3", 0), "width<0, positional");
     CHECK(finds("prec", "\"%.*f\" int:2 double:0x1p+0", 0), "prec from '*'");
+    CHECK(finds("width>9", "\"%*d\" int:10 int:1", 0), "width>9 of * 10");
+    CHECK(finds("width>9", "\"%*d\" int:-10 int:1", 0), "width>9 of * -10 (its absolute value)");
+    CHECK(!finds("width>9", "\"%*d\" int:9 int:1", 0), "width>9 of * 9");
+    CHECK(finds("width>9&positional", "\"%1$*2$d\" int:1 int:-12", 0), "width>9 of *2$ -12");
+    CHECK(finds("prec>9", "\"%.*f\" int:10 double:0x1p+0", 0), "prec>9 of * 10");
+    CHECK(!finds("prec>9", "\"%.*f\" int:9 double:0x1p+0", 0), "prec>9 of * 9");
+    CHECK(!finds("prec>0", "\"%.*f\" int:-10 double:0x1p+0", 0), "prec>0 of * -10 (no precision)");
 
     /* ret<0: both calls failed */
     CHECK(matches_out("ret<0", -1, SCN_DIALECT_ISO, "\"%d\" int:1", -1, -1, -1, "", ""), "ret<0 both");
