@@ -23,7 +23,7 @@
 #include "rootcause.h"
 #include "target.h"
 
-enum { CONFORM_TEXT_MAX = 1 << 20 }; /* a corpus line, at most (the longest is ~73 KB) */
+enum { CONFORM_TEXT_MAX = 1 << 20 }; /* a corpus line, at most (the kernel clamp cases are long) */
 
 /* What scn-conform counts, kept across workers. */
 struct conform_counts {

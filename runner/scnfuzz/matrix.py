@@ -91,7 +91,7 @@ def certification(sub, name):
         c = json.loads(path.read_text())
     except (OSError, ValueError):
         return {"verdict": "not run", "reasons": []}
-    return {"verdict": c.get("verdict", "?"), "reasons": list(dict.fromkeys(c.get("reasons") or [])),
+    return {"verdict": c.get("verdict", "?"), "reasons": list(c.get("reasons") or []),
             "certificate": f"impl/{name}/certify/certificate.md"}
 
 
@@ -113,9 +113,9 @@ class Matrix:
 
     def _child(self, name, cmd, extra_env, log):
         env = dict(os.environ, **extra_env)
-        # a conformance run that prints nothing for a minute is stuck on a case (an
-        # implementation that hangs or dies there): it is cut short at 60 s, not the
-        # 300 s default, so one such implementation does not hold up the matrix
+        # scn-conform fails a case whose call stalls and goes on (programs/conform_isolate.h);
+        # a run that still prints nothing for a minute is stuck in itself: it is cut short
+        # at CONFORM_STALL_S, not the longer default, so it does not hold up the matrix
         env.setdefault("SCN_CONFORM_STALL_S", str(CONFORM_STALL_S))
         with open(log, "ab") as lf:
             lf.write(("$ " + " ".join(cmd) + "\n").encode())
