@@ -32,6 +32,9 @@ PKGS=(
   pkg-config python3-yaml
   # fuzzing engines, instruction counts, report rendering check
   afl++ valgrind chromium
+  # mutation analysis (./scnfuzz mutate): a real C parser (libclang) and patch for --patch;
+  # the tests run in parallel (pytest-xdist)
+  python3-clang-14 libclang1-14 patch python3-pytest-xdist
 )
 
 missing=()
