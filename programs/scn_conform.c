@@ -2,7 +2,8 @@
  *
  *   scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...
  *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch]
- *               [--call-limit SECONDS] [--no-isolate] FILE.tsv[:LINE]...
+ *               [--call-limit SECONDS] [--no-isolate] [--until-new BASELINE] [--mutant-reach]
+ *               FILE.tsv[:LINE]...
  *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
  *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where, api, group,
  *                                 conventions: tab-separated; every group)
@@ -23,6 +24,15 @@
  * than --call-limit seconds (default 1, as scn-certify's) fails that case with a "crash" or
  * "hang" result, reduced in children and signed, and a new worker goes on
  * with the next. --no-isolate checks in this process (a death ends the run).
+ * Mutation analysis (./scnfuzz mutate, core/targets/mutant_switch.h):
+ * --until-new BASELINE: BASELINE lists failing results of the unmodified
+ * target, a line "FILE.tsv:LINE<TAB>TARGET<TAB>ORACLE" each (FILE as given
+ * here); a failing result in it is neither reduced nor printed, and the run
+ * ends after the first failing result not in it (exit 1; 0 when there is
+ * none); a hang found so is signed unreduced (its reduction costs a second
+ * per candidate). --mutant-reach: after each unit, the mutation points it
+ * reached (env SCN_MUTANT=-1), as a line {"reach":[ids],"file","line",
+ * "target","us"} (us: the unit's microseconds), when it reached any.
  *
  * For each corpus case (docs/CASE_FORMAT.md) and each selected target whose
  * dialect has an expectation (iso for ISO targets, kernel for kernel targets;
@@ -49,6 +59,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,12 +68,13 @@
 #include "exec_check.h"
 #include "executor.h"
 #include "finding.h"
+#include "mutant_switch.h"
 #include "oracle.h"
 #include "rootcause.h"
 #include "spec.h"
 #include "target.h"
 
-static int fail_only, isolate = 1;
+static int fail_only, isolate = 1, mutant_reach;
 static unsigned check_flags = SCN_CHECK_ALL_SIZES;
 static struct scn_oracle_ctx ctx;
 #define N (conform_sh->n) /* the counts, in shared memory (conform_isolate.h) */
@@ -191,12 +203,62 @@ static const char *finding_json(const struct scn_target *t, const struct scn_cor
     return scn_record_json(&r, &n);
 }
 
+/* --until-new: the baseline's failing results (sorted keys "FILE:LINE\tTARGET\tORACLE")
+ * and, in memory the workers share, whether a new one was printed (the run ends) */
+static char **baseline;
+static size_t nbaseline;
+static volatile int *new_failure;
+
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void load_baseline(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp) {
+        fprintf(stderr, "scn-conform: --until-new %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    char *line = NULL;
+    size_t cap = 0, alloc = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, fp)) >= 0) {
+        if (n && line[n - 1] == '\n') line[--n] = 0;
+        if (!n) continue;
+        if (nbaseline == alloc) {
+            alloc = alloc ? 2 * alloc : 256;
+            baseline = realloc(baseline, alloc * sizeof *baseline);
+        }
+        if (!baseline || !(baseline[nbaseline++] = strdup(line))) exit(3);
+    }
+    free(line);
+    fclose(fp);
+    if (nbaseline) qsort(baseline, nbaseline, sizeof *baseline, key_cmp);
+    new_failure = mmap(NULL, sizeof *new_failure, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (new_failure == MAP_FAILED) exit(3);
+}
+
+/* --until-new: whether a failing result is one of the baseline's */
+static int in_baseline(const char *file, long line, const struct scn_target *t, const char *oracle)
+{
+    char key[4200];
+    snprintf(key, sizeof key, "%s:%ld\t%s\t%s", file, line, t->name, oracle ? oracle : "");
+    const char *k = key;
+    return nbaseline && bsearch(&k, baseline, nbaseline, sizeof *baseline, key_cmp);
+}
+
 static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                  long line, const char *status, const char *oracle, const char *expected,
                  const char *actual, const struct scn_finding *f, const char *note, long full_ret,
                  const struct scn_rootcause *died)
 {
     if (fail_only && !strcmp(status, "pass")) return;
+    if (new_failure && strcmp(status, "pass")) {
+        if (in_baseline(file, line, t, oracle)) return;
+        *new_failure = 1;
+    }
     char *cs = json_text(e->case_text, e->case_len);
     char *cat = json_text(e->category, strlen(e->category));
     char *cit = json_text(e->citation, strlen(e->citation));
@@ -317,6 +379,20 @@ static const char *file_and_line(const char *arg, long *only, char *path, size_t
     return path;
 }
 
+/* --mutant-reach: the mutation points the unit reached (mutant_switch.h) */
+static void print_reach(const char *path, long line, const struct scn_target *t, uint64_t ns)
+{
+    static int ids[SCN_MUTANT_MAX];
+    size_t n = scn_mutant_reached(ids, SCN_MUTANT_MAX);
+    if (!n) return;
+    printf("{\"reach\":[");
+    for (size_t i = 0; i < n; i++) printf("%s%d", i ? "," : "", ids[i]);
+    char *fl = json_text(path, strlen(path));
+    printf("],\"file\":%s,\"line\":%ld,\"target\":\"%s\",\"us\":%llu}\n", fl, line, t->name,
+           (unsigned long long)(ns / 1000));
+    free(fl);
+}
+
 /* the run: its targets and corpus files, and the unit counter (conform_isolate.h) */
 static const struct scn_target *ts[16];
 static size_t nts;
@@ -354,14 +430,17 @@ static void do_file(const char *arg, int pass, size_t fi, struct scn_corpus_entr
             exit(2);
         }
         if (k == 0 || pass == 0 || !selected(e->category) || (only && ln != only)) continue;
-        for (size_t i = 0; i < nts; i++) {
+        for (size_t i = 0; i < nts && !(new_failure && *new_failure); i++) {
             if (!conform_unit_begin(unit_seq++, (int)fi, ln, (int)i, raw, nraw,
                                     isolate && !scn_is_executor(ts[i]), i == 0))
                 continue;
+            uint64_t t0 = conform_now_ns();
             run_entry(ts[i], e, path, ln);
             if (scn_is_executor(ts[i])) N.restarts = restarts_base + scn_executor_restarts();
+            if (mutant_reach) print_reach(path, ln, ts[i], conform_now_ns() - t0);
             conform_unit_end();
         }
+        if (new_failure && *new_failure) break;
     }
     free(line);
     fclose(fp);
@@ -390,7 +469,11 @@ static void on_death(const char *oracle, const char *klass, const char *detail)
         exit(3);
     }
     static struct scn_rootcause rc;
-    conform_isolate_rootcause(&e->c, t->dialect, &ctx, t, check_flags, oracle, klass, &rc);
+    if (new_failure && in_baseline(path, conform_sh->line, t, oracle)) return;
+    if (new_failure && !strcmp(oracle, "hang")) /* signed as it is: see --until-new */
+        scn_rootcause_by(&e->c, t->dialect, NULL, NULL, 0, t->name, oracle, klass, &rc);
+    else
+        conform_isolate_rootcause(&e->c, t->dialect, &ctx, t, check_flags, oracle, klass, &rc);
     struct scn_finding f;
     memset(&f, 0, sizeof f);
     f.oracle = oracle;
@@ -411,7 +494,8 @@ static void usage(void)
 {
     fprintf(stderr, "usage: scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...\n"
                     "                   [--edge-sizes] [--every-size] [--fail-only] [--no-catch]\n"
-                    "                   [--call-limit SECONDS] [--no-isolate] FILE.tsv[:LINE]...\n"
+                    "                   [--call-limit SECONDS] [--no-isolate] [--until-new BASELINE]\n"
+                    "                   [--mutant-reach] FILE.tsv[:LINE]...\n"
                     "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
                     "       scn-conform --list-targets\n"
                     "       scn-conform --features < CASES\n");
@@ -521,6 +605,11 @@ int main(int argc, char **argv)
             catch = 0;
         } else if (!strcmp(a, "--no-isolate")) {
             isolate = 0;
+        } else if (!strcmp(a, "--mutant-reach")) {
+            mutant_reach = 1;
+        } else if (!strcmp(a, "--until-new")) {
+            if (++i >= argc) usage();
+            load_baseline(argv[i]);
         } else if (!strcmp(a, "--call-limit")) {
             char *end;
             if (++i >= argc || (call_limit = strtod(argv[i], &end)) <= 0 || *end) {
@@ -596,5 +685,6 @@ int main(int argc, char **argv)
     printf("}}\n");
     free(e);
     scn_oracle_fini(&ctx);
+    if (new_failure) return *new_failure;
     return (N.fail || N.error) ? 1 : 0;
 }
