@@ -169,6 +169,9 @@ def make_parser():
                    "--markdown write) the matrix of an earlier `scnfuzz matrix` run")
     _add_out(p)
 
+    from . import mutate
+    mutate.add_parser(sub, EPILOG)
+
     sub.add_parser("certify", add_help=False,
                    help="certify a vendored printf (scnfuzz certify --help)")
     return top
@@ -326,6 +329,11 @@ def cmd_matrix(args):
     return matrix.main(args)
 
 
+def cmd_mutate(args):
+    from . import mutate
+    return mutate.main(args)
+
+
 def _main(argv):
     if argv[:1] == ["certify"]:  # its own parser (many options of its own)
         from . import certify
@@ -337,7 +345,7 @@ def _main(argv):
         return 2
     return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
             "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus,
-            "matrix": cmd_matrix}[args.cmd](args)
+            "matrix": cmd_matrix, "mutate": cmd_mutate}[args.cmd](args)
 
 
 def _say(msg):

@@ -1,0 +1,237 @@
+"""The report of `scnfuzz mutate`, in the run directory: report.json (the
+model below), report.md, annotated.html (the source, each line with its
+mutants, killed or surviving, like a coverage report) and kills.jsonl (the
+finding record of each kill).
+
+Statuses: killed, survived (reached by no case, or by cases and a campaign
+that all pass as on the unmodified target), equivalent (TCE: the same object
+code as the original), duplicate (the same code as an earlier mutant),
+stillborn (does not compile), unreachable (runner/scnfuzz/mutate_unreachable.tsv:
+no printf entry point reaches it), error (a stage failed), not-run
+(interrupted). The score is killed / (killed + survived)."""
+import html
+import json
+
+from .runs import utc_iso, write_atomic
+
+STATUSES = ("killed", "survived", "equivalent", "duplicate", "stillborn", "unreachable", "error", "not-run")
+MUTATE_SCHEMA = 1
+
+
+def _score(c):
+    n = c.get("killed", 0) + c.get("survived", 0)
+    return round(c.get("killed", 0) / n, 4) if n else None
+
+
+def _counts(rows):
+    c = {s: 0 for s in STATUSES}
+    for r in rows:
+        c[r["status"]] += 1
+    return c
+
+
+def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, args, interrupted, seconds):
+    rows = []
+    for m in mutants:
+        st, detail = status[m.id]
+        r = {"id": m.id, "line": m.line, "col": m.col, "function": m.function, "operator": m.operator,
+             "before": m.before, "after": m.after}
+        if st == "live":
+            o = outcomes.get(m)
+            if o is None:
+                r["status"] = "not-run"
+            else:
+                r.update(o.as_dict())
+                if o.record:
+                    r["record"] = o.record
+        else:
+            r["status"] = st
+            if detail:
+                r["detail"] = detail
+        rows.append(r)
+    totals = _counts(rows)
+    totals["mutants"] = len(rows)
+    totals["killed_by_conform"] = sum(1 for r in rows if r["status"] == "killed" and r.get("stage") == "conform")
+    totals["killed_by_fuzz"] = sum(1 for r in rows if r["status"] == "killed" and r.get("stage") == "fuzz")
+    totals["survived_unreached"] = sum(1 for r in rows if r["status"] == "survived" and r.get("reached_by") == 0)
+    funcs = {}
+    for r in rows:
+        funcs.setdefault(r["function"], []).append(r)
+    functions = []
+    for fn, rs in sorted(funcs.items(), key=lambda kv: min(r["line"] for r in kv[1])):
+        c = _counts(rs)
+        functions.append({"function": fn, "first_line": min(r["line"] for r in rs), "mutants": len(rs), **c,
+                          "score": _score(c)})
+    return {
+        "kind": "mutate", "mutate_schema": MUTATE_SCHEMA, "subject": subject.name, "file": rel,
+        "source_root": str(root), "functions_selected": args.function, "time_s": args.time, "jobs": args.jobs,
+        "finished": utc_iso(), "seconds": round(seconds, 1), "interrupted": interrupted,
+        "phases_s": {k: round(v, 1) for k, v in phases.items()},
+        "baseline": ({"results": cs.baseline_results, "failing": len(cs.known),
+                      "seconds": round(cs.baseline_seconds, 1)} if cs else None),
+        "totals": totals, "score": _score(totals),
+        "files": [{"file": rel, "mutants": len(rows), **{k: totals[k] for k in STATUSES}, "score": _score(totals)}],
+        "functions": functions,
+        "survivors": [{k: r.get(k) for k in ("id", "line", "col", "function", "operator", "before", "after",
+                                             "reached_by", "detail")} for r in rows if r["status"] == "survived"],
+        "mutants": rows,
+    }
+
+
+def write(run, model, original):
+    rows = model["mutants"]
+    kills = "".join(json.dumps({"mutant": r["id"], "line": r["line"], "stage": r.get("stage"),
+                                "signature": r.get("signature"), "record": r["record"]}) + "\n"
+                    for r in rows if r.get("record"))
+    for r in rows:
+        r.pop("record", None)
+    write_atomic(run.path / "kills.jsonl", kills)
+    write_atomic(run.path / "report.json", json.dumps(model, indent=1) + "\n")
+    write_atomic(run.path / "report.md", markdown(model))
+    write_atomic(run.path / "annotated.html", annotated_html(model, original))
+    run.add_part({"kind": "mutate", "status": "interrupted" if model["interrupted"] else "done",
+                  "subject": model["subject"], "file": model["file"], "duration_s": model["seconds"],
+                  "finished": model["finished"]})
+
+
+def _pct(s):
+    return "-" if s is None else f"{s * 100:.1f}%"
+
+
+def _code(t):
+    t = str(t).replace("\n", " ")
+    return "`` " + t + " ``" if "`" in t else f"`{t}`"
+
+
+def markdown(m):
+    t = m["totals"]
+    out = [f"# Mutation analysis: {m['subject']} `{m['file']}`", "",
+           f"Mutation score **{_pct(m['score'])}** ({t['killed']:,} killed of {t['killed'] + t['survived']:,} "
+           f"killed or surviving mutants); {t['mutants']:,} mutants in all, {m['seconds']:.0f} s"
+           + (" (**interrupted**: the counts are of what was done)" if m["interrupted"] else "") + ".", "",
+           "| status | mutants |", "|---|---:|"]
+    for s in ("killed", "survived", "equivalent", "duplicate", "stillborn", "unreachable", "error", "not-run"):
+        extra = ""
+        if s == "killed":
+            extra = f" ({t['killed_by_conform']:,} by the corpus, {t['killed_by_fuzz']:,} by a campaign)"
+        elif s == "survived":
+            extra = f" ({t['survived_unreached']:,} reached by no corpus case)"
+        out.append(f"| {s} | {t[s]:,}{extra} |")
+    out += ["", "Killed: an oracle fails on a case for the mutant and passes for the unmodified target (the same "
+            "binaries with SCN_MUTANT=0). Equivalent and duplicate: trivial compiler equivalence. Unreachable: "
+            "`runner/scnfuzz/mutate_unreachable.tsv`. The score leaves those out.", "",
+            "## By function", "", "| function | line | mutants | killed | survived | score |", "|---|---:|---:|---:|---:|---:|"]
+    for f in m["functions"]:
+        out.append(f"| `{f['function']}` | {f['first_line']} | {f['mutants']} | {f['killed']} | {f['survived']} "
+                   f"| {_pct(f['score'])} |")
+    out += ["", f"## Survivors ({len(m['survivors'])})", "",
+            "| id | line | function | operator | edit | reached by | note |", "|---:|---:|---|---|---|---:|---|"]
+    for r in m["survivors"]:
+        out.append(f"| {r['id']} | {r['line']} | `{r['function']}` | {r['operator']} | {_code(r['before'])} -> "
+                   f"{_code(r['after'])} | {r.get('reached_by') if r.get('reached_by') is not None else '-'} | "
+                   f"{(r.get('detail') or '').replace('|', '/')} |")
+    sigs = {}
+    for r in m["mutants"]:
+        if r["status"] == "killed" and r.get("signature"):
+            sigs[r["signature"]] = sigs.get(r["signature"], 0) + 1
+    out += ["", "## What killed them (root causes of the kills)", "", "| signature | mutants |", "|---|---:|"]
+    for sig, n in sorted(sigs.items(), key=lambda kv: -kv[1])[:60]:
+        out.append(f"| {_code(sig)} | {n} |")
+    out += ["", "The source with each line's mutants: `annotated.html`; every mutant: `report.json`; the finding "
+            "record of each kill: `kills.jsonl`.", ""]
+    return "\n".join(out)
+
+
+_CSS = """body{font-family:sans-serif;margin:1em}table.src{border-collapse:collapse;font-family:monospace;
+font-size:13px}table.src td{padding:0 .5em;white-space:pre;vertical-align:top}td.n{color:#888;text-align:right}
+tr.k td.c{background:#dfd}tr.s td.c{background:#fcc}tr.o td.c{background:#eee}tr.e td.c{background:#ffd}
+td.m{color:#555}tr.d td{background:#fafafa;font-size:12px;color:#333;white-space:normal;padding-left:3em}
+span.k{color:#080}span.s{color:#c00;font-weight:bold}span.o{color:#777}span.e{color:#a80}"""
+_KIND = {"killed": "k", "survived": "s", "error": "e", "not-run": "e"}
+
+
+def annotated_html(m, original):
+    by_line = {}
+    for r in m["mutants"]:
+        by_line.setdefault(r["line"], []).append(r)
+    t = m["totals"]
+    head = (f"<h1>{html.escape(m['subject'])} <code>{html.escape(m['file'])}</code></h1><p>mutation score "
+            f"<b>{_pct(m['score'])}</b>: {t['killed']} killed, {t['survived']} survived, {t['equivalent']} "
+            f"equivalent, {t['duplicate']} duplicate, {t['stillborn']} stillborn, {t['unreachable']} unreachable"
+            f"{', ' + str(t['error']) + ' errors' if t['error'] else ''}"
+            f"{', ' + str(t['not-run']) + ' not run (interrupted)' if t['not-run'] else ''}. "
+            f"Green: every mutant of the line killed; red: one survives; grey: none to run (equivalent, "
+            f"duplicate, stillborn, unreachable).</p>")
+    rows = []
+    lines = original.decode("utf-8", "replace").split("\n")
+    for i, text in enumerate(lines, 1):
+        ms = by_line.get(i, [])
+        kinds = {_KIND.get(r["status"], "o") for r in ms}
+        cls = "s" if "s" in kinds else "e" if "e" in kinds else "k" if "k" in kinds else "o" if ms else ""
+        marks = "".join(f"<span class={_KIND.get(r['status'], 'o')}>{'K' if r['status'] == 'killed' else 'S' if r['status'] == 'survived' else '.'}</span>"
+                        for r in ms)
+        rows.append(f"<tr class={cls or 'x'} id=L{i}><td class=n>{i}</td><td class=m>{marks}</td>"
+                    f"<td class=c>{html.escape(text.expandtabs(8))}</td></tr>")
+        if ms:
+            items = "<br>".join(_mutant_html(r) for r in ms)
+            rows.append(f"<tr class=d><td></td><td></td><td>{items}</td></tr>")
+    return ("<!DOCTYPE html><html><head><meta charset=utf-8><title>mutants of "
+            f"{html.escape(m['file'])}</title><style>{_CSS}</style></head><body>{head}"
+            f"<table class=src>{''.join(rows)}</table></body></html>\n")
+
+
+def _mutant_html(r):
+    k = _KIND.get(r["status"], "o")
+    what = (f"#{r['id']} {r['operator']} col {r['col']}: <code>{html.escape(r['before'])}</code> &rarr; "
+            f"<code>{html.escape(r['after'])}</code> <span class={k}>{r['status']}</span>")
+    if r["status"] == "killed":
+        what += (f" by {html.escape(r.get('stage') or '')}: <code>{html.escape(r.get('signature') or '')}</code>"
+                 f" {html.escape(r.get('where') or '')} <code>{html.escape(r.get('case') or '')}</code>")
+    elif r.get("detail"):
+        what += f" ({html.escape(str(r['detail']))})"
+    if r.get("reached_by") is not None and r["status"] != "killed":
+        what += f", reached by {r['reached_by']} case(s)"
+    return what
+
+
+def summary_text(m, path):
+    t = m["totals"]
+    lines = [f"mutation score of {m['subject']} {m['file']}: {_pct(m['score'])} ({t['killed']:,} killed of "
+             f"{t['killed'] + t['survived']:,}, killed or surviving)"
+             + (" -- interrupted, partial" if m["interrupted"] else ""),
+             f"  {t['mutants']:,} mutants: {t['killed']:,} killed ({t['killed_by_conform']:,} by the corpus, "
+             f"{t['killed_by_fuzz']:,} by a campaign), {t['survived']:,} survived ({t['survived_unreached']:,} "
+             f"reached by no case), {t['equivalent']:,} equivalent, {t['duplicate']:,} duplicate, "
+             f"{t['stillborn']:,} stillborn, {t['unreachable']:,} unreachable"
+             + (f", {t['error']:,} errors" if t["error"] else "")
+             + (f", {t['not-run']:,} not run" if t["not-run"] else ""),
+             f"  {m['seconds']:.0f} s; report: {path / 'report.md'}, {path / 'annotated.html'}"]
+    return "\n".join(lines)
+
+
+def json_line(m, path):
+    t = m["totals"]
+    return {"subject": m["subject"], "file": m["file"], "score": m["score"], "mutants": t["mutants"],
+            **{k.replace("-", "_"): t[k] for k in STATUSES}, "seconds": m["seconds"],
+            "interrupted": m["interrupted"], "report": str(path / "report.json")}
+
+
+def write_patch(run, subject, diff, files, o, result, cs):
+    rep = {"kind": "mutate-patch", "mutate_schema": MUTATE_SCHEMA, "subject": subject.name, "patch": str(diff),
+           "files": files, "finished": utc_iso(), "result": result, "outcome": o.as_dict(),
+           "baseline": {"results": cs.baseline_results, "failing": len(cs.known),
+                        "seconds": round(cs.baseline_seconds, 1)}}
+    if o.record:
+        write_atomic(run.path / "kills.jsonl", json.dumps({"patch": str(diff), "record": o.record}) + "\n")
+    write_atomic(run.path / "report.json", json.dumps(rep, indent=1) + "\n")
+    found = result["found"]
+    md = [f"# Re-introduced bug: {subject.name}, `{diff}`", "",
+          f"Patched: {', '.join(f'`{f}`' for f in files)}.", "",
+          (f"**Found** by the {o.stage} stage in {result['seconds']:.1f} s ({result['executions']:,} executions): "
+           f"`{o.signature}`, {o.where or ''} `{o.case or ''}`" if found else
+           f"**Not found**: the corpus and the campaign pass as on the unmodified target "
+           f"({result['executions']:,} executions, {result['seconds']:.1f} s)."), ""]
+    if found and o.detail:
+        md += [f"Detail: {o.detail}", ""]
+    write_atomic(run.path / "report.md", "\n".join(md))
+    run.add_part({"kind": "mutate-patch", "status": "done", "subject": subject.name, "finished": utc_iso()})

@@ -1,0 +1,417 @@
+"""The stages a mutant (or a patched build) goes through, cheapest first:
+
+1. conformance: the corpus cases that reach the mutant (what the baseline run
+   with SCN_MUTANT=-1 noted), through scn-conform --until-new, which stops at
+   the first failing result the unmodified target does not have; the cases
+   that killed other mutants go first, then the fastest;
+2. for a survivor, a differential campaign of --time seconds per fuzzer
+   (libFuzzer, campaign mode), each bug finding replayed on the unmodified
+   target (scn-replay with SCN_MUTANT=0) and counted only when it does not
+   fail the same way there.
+
+Killed means: some case on which an oracle fails for the mutant and passes for
+the unmodified target, both run by the same binaries side by side (SCN_MUTANT=0
+is the unmodified target). A mutant that crashes or hangs a target is killed
+through scn-conform's isolation or libFuzzer's crash and timeout handling."""
+import collections
+import dataclasses
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import subprocess
+import threading
+import time
+
+from . import campaign, children, fuzzers
+from .tree import ROOT
+
+KNOWN_CLASSES = ("implementation-defined", "known-bug", "known-gap")
+
+
+@dataclasses.dataclass
+class Outcome:
+    status: str                  # killed | survived | error | not-run
+    stage: str = None            # conform | fuzz (where it was killed, or the last stage it went through)
+    oracle: str = None
+    signature: str = None
+    case: str = None
+    where: str = None            # corpus FILE:LINE, or the fuzzer
+    seconds: float = 0.0
+    executions: int = 0          # corpus results checked + fuzzer executions
+    detail: str = None
+    reached_by: int = None       # corpus units that reach the mutant (None: a patch)
+    record: dict = None          # the finding record of the kill
+
+    def as_dict(self):
+        d = {k: v for k, v in dataclasses.asdict(self).items() if v is not None and k != "record"}
+        return d
+
+
+class Stopper:
+    """Ctrl-C/SIGTERM: the stages' processes are killed and no new one starts."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.lock = threading.Lock()
+        self.procs = set()
+
+    def popen(self, cmd, **kw):
+        with self.lock:
+            if self.event.is_set():
+                raise Cancelled()
+            p = children.popen(cmd, **kw)
+            self.procs.add(p)
+        return p
+
+    def forget(self, p):
+        with self.lock:
+            self.procs.discard(p)
+
+    def stop(self):
+        self.event.set()
+        with self.lock:
+            for p in list(self.procs):
+                children.kill_group(p)
+
+    @property
+    def stopped(self):
+        return self.event.is_set()
+
+
+class Cancelled(Exception):
+    pass
+
+
+def _communicate(stopper, cmd, env, timeout, cwd=None):
+    """Runs cmd to its end (killed after timeout s): (returncode, stdout, stderr);
+    Cancelled when the run is being stopped."""
+    p = stopper.popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        children.kill_group(p)
+        out, err = p.communicate()
+        return None, out, err
+    finally:
+        stopper.forget(p)
+    if stopper.stopped:
+        raise Cancelled()
+    return p.returncode, out, err
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+class Corpus:
+    """The conformance corpus, unit by unit (one line of a corpus file)."""
+
+    def __init__(self, files):
+        self.files = [pathlib.Path(f) for f in files]
+        self.lines = {}  # (shown file, line) -> text
+        for f in self.files:
+            shown = _shown(f)
+            for i, text in enumerate(f.read_text(encoding="utf-8", errors="surrogateescape").split("\n"), 1):
+                if text.strip() and not text.startswith("#"):
+                    self.lines[(shown, i)] = text
+
+    def args(self):
+        return [_shown(f) for f in self.files]
+
+
+def _shown(p):
+    try:
+        return str(pathlib.Path(p).resolve().relative_to(ROOT))
+    except ValueError:
+        return str(p)
+
+
+# ------------------------------------------------------------------ conformance
+
+
+class ConformStage:
+    """The corpus through scn-conform: the baseline once, then each mutant."""
+
+    def __init__(self, conform, targets, corpus, work, stopper):
+        self.conform, self.targets, self.corpus = str(conform), list(targets), corpus
+        self.work = pathlib.Path(work)
+        self.stopper = stopper
+        self.known = set()                        # (file, line, target, oracle) failing at baseline
+        self.reach = collections.defaultdict(set)  # mutant id -> {(file, line)}
+        self.cost = collections.Counter()          # (file, line) -> microseconds (all targets)
+        self.kills = collections.Counter()          # (file, line) -> mutants it killed
+        self.lock = threading.Lock()
+        self.baseline_seconds = 0.0
+        self.baseline_results = 0
+
+    def _cmd(self, *extra):
+        cmd = [self.conform, "--fail-only"]
+        for t in self.targets:
+            cmd += ["--target", t]
+        return cmd + list(extra)
+
+    def baseline(self, env, reach=True):
+        """The unmodified target's failing results (env: SCN_MUTANT=-1 with
+        reach, noting the mutation points each unit reaches, else 0)."""
+        t0 = time.monotonic()
+        cmd = self._cmd(*(["--mutant-reach"] if reach else [])) + self.corpus.args()
+        rc, out, err = _communicate(self.stopper, cmd, env, timeout=3600, cwd=ROOT)
+        if rc not in (0, 1):
+            raise BaselineError(f"the baseline conformance run ({' '.join(cmd[:6])} ...) "
+                                f"{'timed out' if rc is None else children.describe_status(rc)}: "
+                                f"{err.decode('utf-8', 'replace').strip()[-300:]}")
+        for raw in out.splitlines():
+            try:
+                o = json.loads(raw)
+            except ValueError:
+                continue
+            if "reach" in o:
+                u = (o["file"], o["line"])
+                self.cost[u] += int(o.get("us", 0))
+                for m in o["reach"]:
+                    self.reach[m].add(u)
+            elif "summary" in o:
+                self.baseline_results = o["summary"].get("results", 0)
+            elif o.get("status") in ("fail", "error"):
+                self.known.add((o["file"], o["line"], o["target"], o.get("oracle") or ""))
+        self.baseline_seconds = time.monotonic() - t0
+
+    def order(self, units):
+        """Cases that killed other mutants first, then the fastest."""
+        with self.lock:
+            return sorted(units, key=lambda u: (-self.kills[u], self.cost[u], u))
+
+    def run(self, key, env, units=None):
+        """One mutant (or a patched build): the units given (default: all, in
+        order) until the first failing result not in the baseline."""
+        t0 = time.monotonic()
+        units = self.order(units if units is not None else list(self.corpus.lines))
+        d = self.work / "conform"
+        d.mkdir(parents=True, exist_ok=True)
+        sub, keys = d / f"{key}.tsv", d / f"{key}.known"
+        sub.write_text("".join(self.corpus.lines[u] + "\n" for u in units), encoding="utf-8",
+                       errors="surrogateescape")
+        known_at = collections.defaultdict(list)
+        for f, ln, t, o in self.known:
+            known_at[(f, ln)].append((t, o))
+        with open(keys, "w") as kf:
+            for i, u in enumerate(units, 1):
+                for t, o in known_at.get(u, ()):
+                    kf.write(f"{sub}:{i}\t{t}\t{o}\n")
+        cmd = self._cmd("--until-new", str(keys), str(sub))
+        try:
+            rc, out, err = _communicate(self.stopper, cmd, env, timeout=1800, cwd=ROOT)
+        finally:
+            for p in (sub, keys):
+                try:
+                    p.unlink()
+                except OSError:
+                    pass
+        secs = time.monotonic() - t0
+        results, first = 0, None
+        for raw in out.splitlines():
+            try:
+                o = json.loads(raw)
+            except ValueError:
+                continue
+            if "summary" in o:
+                results = o["summary"].get("results", 0)
+            elif o.get("status") in ("fail", "error") and first is None:
+                first = o
+        if rc is None or rc not in (0, 1) or (rc == 1 and first is None):
+            why = "timed out" if rc is None else children.describe_status(rc)
+            return Outcome("error", "conform", seconds=secs, executions=results,
+                           detail=f"scn-conform {why}: {err.decode('utf-8', 'replace').strip()[-300:]}")
+        if first is None:
+            return Outcome("survived", "conform", seconds=secs, executions=results)
+        u = units[first["line"] - 1]
+        with self.lock:
+            self.kills[u] += 1
+        rec = first.get("finding") or {}
+        if isinstance(rec, dict):
+            rec["where"] = f"{u[0]}:{u[1]}"
+        return Outcome("killed", "conform", oracle=first.get("oracle"), signature=first.get("signature"),
+                       case=first.get("case"), where=f"{u[0]}:{u[1]}", seconds=secs, executions=results,
+                       detail=f"{first.get('target')}: expected {first.get('expected')}, got {first.get('actual')}"
+                       if first.get("oracle", "").startswith("expect.") else
+                       f"{first.get('target')}: {first.get('detail', '')}", record=rec)
+
+
+class BaselineError(Exception):
+    pass
+
+
+# ------------------------------------------------------------------ campaigns
+
+
+class Original:
+    """The unmodified target's scn-replay: the mutation build's own with
+    SCN_MUTANT=0, or (a --patch) a copy of it made before the patch."""
+
+    def __init__(self, replay, env):
+        self.replay, self.env = str(replay), env
+
+    def findings(self, stopper, path, cfg):
+        """The signatures the unmodified target's replay of path gives (None: it died)."""
+        env = dict(self.env, SCN_REPLAY_TIMEOUT="10")
+        rc, out, _ = _communicate(stopper, [self.replay, "-q", "--fuzzer", cfg, str(path)], env, timeout=120)
+        if rc is None:
+            return None
+        sigs = set()
+        for raw in out.splitlines():
+            if raw.startswith(b"{"):
+                try:
+                    sigs.add(json.loads(raw).get("signature"))
+                except ValueError:
+                    pass
+        return sigs
+
+
+class FuzzStage:
+    """A differential campaign per fuzzer of the subject, --time seconds in all."""
+
+    def __init__(self, fuzzer_paths, replay, original, work, stopper):
+        self.fuzzer_paths = fuzzer_paths  # [(name, path, env)]
+        self.replay = str(replay)
+        self.original = original
+        self.work = pathlib.Path(work)
+        self.stopper = stopper
+
+    def run(self, key, env, seconds):
+        t0 = time.monotonic()
+        execs = 0
+        per = seconds / max(1, len(self.fuzzer_paths))
+        last = None
+        for name, path, fenv in self.fuzzer_paths:
+            o = self._one(key, name, path, dict(env, **dict(fenv)), per)
+            execs += o.executions
+            o.executions = execs
+            o.seconds = time.monotonic() - t0
+            if o.status in ("killed", "error"):
+                return o
+            last = o
+        return last or Outcome("survived", "fuzz", seconds=time.monotonic() - t0)
+
+    def _one(self, key, name, path, env, seconds):
+        d = self.work / "fuzz" / f"{key}-{name}"
+        shutil.rmtree(d, ignore_errors=True)
+        (d / "corpus").mkdir(parents=True)
+        (d / "artifacts").mkdir()
+        findings = d / "findings.jsonl"
+        findings.touch()
+        cfg = fuzzers.REPLAY_CONFIG[name]
+        seeds = ROOT / "corpus" / "fuzz" / name
+        timeout = max(2, min(10, int(seconds / 2) or 1))
+        cmd = [str(path), str(d / "corpus")] + ([str(seeds)] if seeds.is_dir() else []) + [
+            f"-max_total_time={max(1, int(round(seconds)))}", f"-timeout={timeout}", "-rss_limit_mb=2048",
+            "-print_final_stats=1", f"-artifact_prefix={d / 'artifacts'}/"] + campaign.libfuzzer_options(name)
+        env = dict(env, SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(findings))
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1")
+        p = self.stopper.popen(cmd, env=env, mem=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               cwd=d)
+        state = {"execs": 0, "log": collections.deque(maxlen=200)}
+
+        def read():
+            for raw in p.stderr:
+                line = raw.decode("utf-8", "replace")
+                state["log"].append(line)
+                m = campaign.STATUS_RE.match(line)
+                if m:
+                    state["execs"] = max(state["execs"], int(m.group(1)))
+                elif line.startswith("stat::number_of_executed_units:"):
+                    try:
+                        state["execs"] = max(state["execs"], int(line.split(":")[-1]))
+                    except ValueError:
+                        pass
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        t0 = time.monotonic()
+        off, seen, kill = 0, set(), None
+        try:
+            while True:
+                done = p.poll() is not None
+                off, kill = self._check_findings(findings, off, seen, cfg, d)
+                if kill or done:
+                    break
+                if time.monotonic() - t0 > seconds + 60:  # libFuzzer's own limit did not end it
+                    break
+                self.stopper.event.wait(0.25)
+                if self.stopper.stopped:
+                    raise Cancelled()
+        finally:
+            if p.poll() is None:
+                children.kill_group(p)
+            p.wait()
+            reader.join(timeout=5)
+            self.stopper.forget(p)
+        execs = state["execs"]
+        if kill:
+            kill.executions = execs
+            return kill
+        rc = p.returncode
+        arts = sorted(x for x in (d / "artifacts").iterdir() if x.is_file())
+        if arts:
+            return self._artifact(arts[0], name, cfg, env, execs, "".join(state["log"]))
+        if rc not in (0, None) and rc != -signal.SIGKILL:
+            return Outcome("error", "fuzz", where=name, executions=execs,
+                           detail=f"{name} {children.describe_status(rc)}: "
+                                  f"{''.join(state['log']).strip()[-300:]}")
+        return Outcome("survived", "fuzz", where=name, executions=execs)
+
+    def _check_findings(self, findings, off, seen, cfg, d):
+        """New bug findings of the mutant since off: the first that the
+        unmodified target does not have is the kill."""
+        try:
+            with open(findings, "rb") as f:
+                f.seek(off)
+                data = f.read()
+        except OSError:
+            return off, None
+        end = data.rfind(b"\n")
+        if end < 0:
+            return off, None
+        for raw in data[:end].splitlines():
+            try:
+                rec = json.loads(raw)
+            except ValueError:
+                continue
+            sig = rec.get("signature")
+            if rec.get("classification") in KNOWN_CLASSES or sig in seen:
+                continue
+            seen.add(sig)
+            one = d / "candidate.jsonl"
+            one.write_bytes(raw + b"\n")
+            orig = self.original.findings(self.stopper, one, cfg)
+            if orig is not None and sig not in orig:
+                return off + end + 1, Outcome("killed", "fuzz", oracle=rec.get("oracle"), signature=sig,
+                                              case=rec.get("case"), where=rec.get("program") or cfg,
+                                              detail=rec.get("detail"), record=rec)
+        return off + end + 1, None
+
+    def _artifact(self, art, name, cfg, env, execs, log):
+        """The fuzzer died on an input (a crash, a timeout, memory): a kill
+        unless the unmodified target dies on it too."""
+        kind = art.name.split("-")[0]
+        orig = self.original.findings(self.stopper, art, cfg)
+        rc, out, _ = _communicate(self.stopper, [self.replay, "-q", "--fuzzer", cfg, str(art)],
+                                  dict(env, SCN_REPLAY_TIMEOUT="10"), timeout=120)
+        rec = None
+        for raw in (out or b"").splitlines():
+            if raw.startswith(b"{"):
+                try:
+                    rec = json.loads(raw)
+                except ValueError:
+                    continue
+                if rec.get("oracle") in ("crash", "hang"):
+                    break
+        summary = re.findall(r"(?:SUMMARY|ERROR): [^\n]*", log)
+        klass = {"timeout": "hang", "slow": "hang", "oom": "crash", "leak": "memory-safety"}.get(kind, "crash")
+        sig = (rec or {}).get("signature") or f"{klass}:{name}:{campaign._crash_state(summary[-1] if summary else '', kind)[:80]}"
+        if orig and sig in orig:
+            return Outcome("survived", "fuzz", where=name, executions=execs,
+                           detail=f"{art.name}: the unmodified target fails on it the same way ({sig})")
+        return Outcome("killed", "fuzz", oracle=(rec or {}).get("oracle") or klass, signature=sig,
+                       case=(rec or {}).get("case"), where=name, executions=execs,
+                       detail=(summary[-1] if summary else f"{name} left {art.name}"), record=rec)
