@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "differential.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,13 +93,17 @@ static int key_put(unsigned char *k, size_t *n, const void *p, size_t l)
  * outs[0..n): its length, or 0 when it does not fit (then nothing is
  * memoised). */
 static size_t memo_key(const struct scn_case *sub, const struct scn_spec *s, enum scn_dialect dialect,
-                       const struct scn_diff_out *outs, size_t n, unsigned char *k)
+                       const char *oracle, const struct scn_diff_out *outs, size_t n, unsigned char *k)
 {
     size_t kn = 0;
     unsigned char d = (unsigned char)dialect;
     /* make_subcase copies at most ~120 bytes of a specification */
     if (s->end - s->start > 100) return 0;
     if (key_put(k, &kn, &d, 1)) return 0;
+    /* the rules' verdicts depend on the oracle (oracle=), and on who is
+     * wrong: every target's output, the reference's (the first) among them,
+     * which the targets in order and the sub-case determine */
+    if (key_put(k, &kn, oracle, strlen(oracle) + 1)) return 0;
     for (size_t t = 0; t < n; t++)
         if (key_put(k, &kn, outs[t].target->name, strlen(outs[t].target->name) + 1)) return 0;
     if (key_put(k, &kn, sub->fmt, sub->fmt_len + 1)) return 0;
@@ -181,10 +186,45 @@ struct pair_state {
 /* index of pair (a, b), a < b, among the n*(n-1)/2 pairs in (a, b) order */
 static size_t pair_index(size_t a, size_t b, size_t n) { return a * (2 * n - a - 1) / 2 + (b - a - 1); }
 
-static int find_rule(enum scn_dialect dialect, const struct scn_case *c, const struct scn_culprit *k,
-                     const char *ta, const char *tb)
+/* What a comparison classifies with: the dialect, the oracle whose finding
+ * it is, and every target's output of the culprit at hand (who is wrong,
+ * rules.h; outs[0] is the reference). */
+struct judge {
+    enum scn_dialect dialect;
+    const char *oracle;
+    struct scn_blame all;
+    const char *names[SCN_DIFF_MAX_TARGETS];
+    int ret[SCN_DIFF_MAX_TARGETS];
+    const unsigned char *out[SCN_DIFF_MAX_TARGETS];
+    size_t len[SCN_DIFF_MAX_TARGETS];
+};
+
+static void judge_init(struct judge *j, enum scn_dialect dialect, const char *oracle, const struct scn_diff_out *outs,
+                       size_t n)
 {
-    return scn_rule_find(dialect, c, k, ta, tb);
+    j->dialect = dialect;
+    j->oracle = oracle;
+    j->all = (struct scn_blame){ n, 0, j->names, j->ret, j->out, j->len };
+    for (size_t t = 0; t < n; t++) j->names[t] = outs[t].target->name;
+}
+
+/* the culprit's outputs: those of each target (NULL: the full outputs) */
+static void judge_outputs(struct judge *j, const struct scn_diff_out *outs, unsigned char *const *buf,
+                          const int *ret, const size_t *len)
+{
+    for (size_t t = 0; t < j->all.n; t++) {
+        j->ret[t] = buf ? ret[t] : outs[t].ret;
+        j->out[t] = buf ? buf[t] : outs[t].bytes;
+        j->len[t] = buf ? len[t] : outs[t].len;
+    }
+}
+
+static int find_rule(const struct judge *j, const struct scn_case *c, struct scn_culprit *k, const char *ta,
+                     const char *tb)
+{
+    k->all = &j->all;
+    k->oracle = j->oracle;
+    return scn_rule_find(j->dialect, c, k, ta, tb);
 }
 
 static void note_culprit(struct pair_state *p, const struct scn_case *c, const struct scn_culprit *k, int rule)
@@ -206,8 +246,8 @@ static void note_culprit(struct pair_state *p, const struct scn_case *c, const s
  * each specification's sub-case is built once, looked up once in the memo
  * and, when unknown, run once on each target (a target shared by two pairs
  * is not called twice). */
-static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
-                           enum scn_dialect dialect, struct pair_state *ps, size_t np)
+static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, size_t n, struct judge *j,
+                           struct pair_state *ps, size_t np)
 {
     static struct scn_spec specs[SCN_MAX_SPECS];
     static struct scn_case sub;
@@ -218,16 +258,17 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
     for (size_t t = 0; t < n; t++)
         if (!buf[t] && !(buf[t] = malloc(SUB_CAP))) abort();
     for (size_t i = 0; i < np; i++) of[pair_index(ps[i].a, ps[i].b, n)] = &ps[i];
-    size_t ns = scn_scan_specs(c, dialect, specs, SCN_MAX_SPECS), open = np;
+    size_t ns = scn_scan_specs(c, j->dialect, specs, SCN_MAX_SPECS), open = np;
     int memo = memo_on();
     for (size_t i = 0; i < ns && open; i++) {
         const struct scn_spec *s = &specs[i];
-        if (s->invalid) {
-            for (size_t j = 0; j < np; j++) {
-                struct pair_state *p = &ps[j];
+        if (s->invalid) { /* nothing to run alone: the full outputs say who is wrong */
+            judge_outputs(j, outs, NULL, NULL, NULL);
+            for (size_t q = 0; q < np; q++) {
+                struct pair_state *p = &ps[q];
                 if (p->nbad) continue;
-                struct scn_culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0, 0 };
-                note_culprit(p, c, &k, find_rule(dialect, c, &k, outs[p->a].target->name, outs[p->b].target->name));
+                struct scn_culprit k = { .s = s, .oa = buf[p->a], .ob = buf[p->b] };
+                note_culprit(p, c, &k, find_rule(j, c, &k, outs[p->a].target->name, outs[p->b].target->name));
                 open -= p->nbad != 0;
             }
             continue;
@@ -235,13 +276,13 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
         if (scn_spec_subcase(c, s, &sub)) continue;
         unsigned char key[MEMO_KEY];
         short v[MAX_PAIRS];
-        size_t kn = memo ? memo_key(&sub, s, dialect, outs, n, key) : 0;
+        size_t kn = memo ? memo_key(&sub, s, j->dialect, j->oracle, outs, n, key) : 0;
         if (kn && memo_get(key, kn, v)) {
-            for (size_t j = 0; j < np; j++) {
-                struct pair_state *p = &ps[j];
+            for (size_t q = 0; q < np; q++) {
+                struct pair_state *p = &ps[q];
                 int mv = v[pair_index(p->a, p->b, n)];
                 if (p->nbad || mv == MEMO_SAME) continue;
-                struct scn_culprit k = { s, 0, 0, buf[p->a], buf[p->b], 0, 0, 0 };
+                struct scn_culprit k = { .s = s, .oa = buf[p->a], .ob = buf[p->b] };
                 note_culprit(p, c, &k, mv);
             }
             continue;
@@ -251,6 +292,7 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
                                        SUB_CAP);
             len[t] = ret[t] < 0 ? strnlen((char *)buf[t], SUB_CAP) : (size_t)ret[t] < SUB_CAP ? (size_t)ret[t] : SUB_CAP - 1;
         }
+        judge_outputs(j, outs, buf, ret, len);
         /* every pair's verdict (all of them, for the memo); culprits of the
          * pairs still open */
         int storable = kn != 0;
@@ -263,8 +305,8 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
                     v[pi] = MEMO_SAME;
                     continue;
                 }
-                struct scn_culprit k = { s, ret[a], ret[b], buf[a], buf[b], len[a], len[b], 0 };
-                int rule = find_rule(dialect, c, &k, outs[a].target->name, outs[b].target->name);
+                struct scn_culprit k = { .s = s, .ret_a = ret[a], .ret_b = ret[b], .oa = buf[a], .ob = buf[b], .la = len[a], .lb = len[b] };
+                int rule = find_rule(j, c, &k, outs[a].target->name, outs[b].target->name);
                 if (rule >= 0) v[pi] = (short)rule;
                 else storable = 0;
                 struct pair_state *p = of[pi];
@@ -275,13 +317,14 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
             }
         if (storable) memo_put(key, kn, v);
     }
-    for (size_t j = 0; j < np; j++) {
-        struct pair_state *p = &ps[j];
+    judge_outputs(j, outs, NULL, NULL, NULL);
+    for (size_t q = 0; q < np; q++) {
+        struct pair_state *p = &ps[q];
         if (p->nbad || p->nok) continue;
         /* no single specification differs: the whole case */
         const struct scn_diff_out *A = &outs[p->a], *B = &outs[p->b];
-        struct scn_culprit k = { NULL, A->ret, B->ret, A->bytes, B->bytes, A->len, B->len, 0 };
-        int rule = find_rule(dialect, c, &k, A->target->name, B->target->name);
+        struct scn_culprit k = { .ret_a = A->ret, .ret_b = B->ret, .oa = A->bytes, .ob = B->bytes, .la = A->len, .lb = B->len };
+        int rule = find_rule(j, c, &k, A->target->name, B->target->name);
         if (rule >= 0) { p->nok = 1; p->ok = k; p->rule = scn_rule_at((size_t)rule); }
         else { p->nbad = 1; p->bad = k; }
     }
@@ -337,8 +380,10 @@ int scn_diff_agree(const struct scn_diff_out *outs, size_t n)
     return 1;
 }
 
-enum scn_diff_verdict scn_diff_compare(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
-                                       enum scn_dialect dialect, struct scn_diff_finding *f)
+/* The pairs of outs[0..n) that differ (only (a, b) when only_a < n), localised. */
+static enum scn_diff_verdict compare(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
+                                     enum scn_dialect dialect, const char *oracle, size_t only_a, size_t only_b,
+                                     struct scn_diff_finding *f)
 {
     if (n > SCN_DIFF_MAX_TARGETS) n = SCN_DIFF_MAX_TARGETS;
     if (scn_diff_agree(outs, n)) {
@@ -353,22 +398,53 @@ enum scn_diff_verdict scn_diff_compare(struct scn_case *c, const struct scn_diff
     for (size_t a = 0; a < n; a++)
         for (size_t b = a + 1; b < n; b++) {
             const char *what = NULL;
-            if (outs_equal(&outs[a], &outs[b], &what)) continue;
+            if ((only_a < n && (a != only_a || b != only_b)) || outs_equal(&outs[a], &outs[b], &what)) continue;
             memset(&ps[np], 0, sizeof ps[np]);
             ps[np].a = a;
             ps[np].b = b;
             ps[np].what = what;
             np++;
         }
-    localise_pairs(c, outs, n, dialect, ps, np);
+    if (!np) {
+        f->verdict = SCN_DIFF_AGREE;
+        f->klass = "";
+        return SCN_DIFF_AGREE;
+    }
+    static struct judge j;
+    judge_init(&j, dialect, oracle ? oracle : SCN_DIFF_ORACLE, outs, n);
+    localise_pairs(c, outs, n, &j, ps, np);
     size_t worst_p = 0;
     enum scn_diff_verdict worst = SCN_DIFF_AGREE;
-    for (size_t j = 0; j < np; j++) {
-        enum scn_diff_verdict v = pair_verdict(&ps[j]);
+    for (size_t q = 0; q < np; q++) {
+        enum scn_diff_verdict v = pair_verdict(&ps[q]);
         if (v > worst) {
             worst = v;
-            worst_p = j;
+            worst_p = q;
         }
     }
     return describe_pair(&ps[worst_p], outs, f);
+}
+
+enum scn_diff_verdict scn_diff_compare(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
+                                       enum scn_dialect dialect, struct scn_diff_finding *f)
+{
+    return compare(c, outs, n, dialect, NULL, SIZE_MAX, SIZE_MAX, f);
+}
+
+enum scn_diff_verdict scn_diff_compare_as(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
+                                          enum scn_dialect dialect, const char *oracle, struct scn_diff_finding *f)
+{
+    return compare(c, outs, n, dialect, oracle, SIZE_MAX, SIZE_MAX, f);
+}
+
+enum scn_diff_verdict scn_diff_compare_pair(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
+                                            enum scn_dialect dialect, const char *oracle, size_t a, size_t b,
+                                            struct scn_diff_finding *f)
+{
+    if (a > b) {
+        size_t t = a;
+        a = b;
+        b = t;
+    }
+    return compare(c, outs, n, dialect, oracle, a, b, f);
 }

@@ -9,7 +9,10 @@
  * case):
  *   "implementation-defined"  every culprit is explained by an allowance;
  *   "known-bug" / "known-gap" every culprit is explained, one of them by a
- *                             known bug or gap of one of the two targets;
+ *                             known bug or gap of the one of the two targets
+ *                             that is wrong (it differs from the reference,
+ *                             outs[0], and no target the rule does not list
+ *                             agrees with it);
  *   "divergence"              otherwise (a new bug of one of the two, or a
  *                             difference nobody has justified yet).
  *
@@ -62,15 +65,29 @@ struct scn_diff_finding {
 };
 
 /* Compares outs[0..n) (n <= SCN_DIFF_MAX_TARGETS, all of one dialect) on
- * case c. Returns the worst verdict over all pairs and describes the worst
- * (first) pair in *f. c is used (called) for the localisation, its %n slots
- * are clobbered. */
+ * case c. outs[0] is the reference (the dialect's baseline): a known bug or
+ * gap of a listed target explains a difference only when that target's
+ * output of the culprit differs from the reference's and no target the rule
+ * does not list prints the same (rules.h, struct scn_culprit). Returns the
+ * worst verdict over all pairs and describes the worst (first) pair in *f.
+ * c is used (called) for the localisation, its %n slots are clobbered. */
 enum scn_diff_verdict scn_diff_compare(struct scn_case *c, const struct scn_diff_out *outs,
                                        size_t n, enum scn_dialect dialect,
                                        struct scn_diff_finding *f);
+/* The same, for a finding of another oracle than "differential" (the
+ * expectation oracles of conformance: the rules' term oracle=). */
+enum scn_diff_verdict scn_diff_compare_as(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
+                                          enum scn_dialect dialect, const char *oracle,
+                                          struct scn_diff_finding *f);
+/* The verdict of the one pair (a, b) of outs[0..n), the other targets
+ * only witnesses of who is wrong (the predicate of a pair's reduction). */
+enum scn_diff_verdict scn_diff_compare_pair(struct scn_case *c, const struct scn_diff_out *outs, size_t n,
+                                            enum scn_dialect dialect, const char *oracle, size_t a, size_t b,
+                                            struct scn_diff_finding *f);
 
 /* The verdicts of localised sub-cases are memoised across calls (exact
- * keys; only "same" and "allowed"; see differential.c). Off: env
+ * keys: the sub-case, the targets in order, the oracle; only "same" and
+ * "explained"; see differential.c). Off: env
  * SCN_DIFF_NO_MEMO=1 or scn_diff_set_memo(0) (which also empties it). */
 void scn_diff_set_memo(int on);
 void scn_diff_memo_stats(unsigned long long *hits, unsigned long long *misses);

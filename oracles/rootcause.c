@@ -58,9 +58,31 @@ static void memo_add(const char *key, const struct scn_rootcause *rc)
 
 #define OUT_CAP (1u << 16)
 
+/* The outputs of targets t[0..n) on c (t[0] the reference) into outs, with
+ * their %n values; 0 when one of them is longer than a finding needs. */
+static int outputs_of(const struct scn_target *const *t, size_t n, struct scn_case *c, struct scn_diff_out *outs)
+{
+    static unsigned char *buf[SCN_DIFF_MAX_TARGETS];
+    static long long nv[SCN_DIFF_MAX_TARGETS][SCN_CASE_MAX_ARGS];
+    size_t idx[SCN_CASE_MAX_ARGS];
+    size_t nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
+    for (size_t i = 0; i < n; i++) {
+        if (!buf[i] && !(buf[i] = malloc(OUT_CAP))) abort();
+        int r = scn_case_call_ctx(scn_target_full_call, (void *)t[i], c, (char *)buf[i], OUT_CAP);
+        if (r >= (int)OUT_CAP) return 0;
+        for (size_t j = 0; j < nn; j++) nv[i][j] = scn_case_n_value(c, idx[j]);
+        outs[i] = (struct scn_diff_out){ t[i], r, buf[i], r < 0 ? 0 : (size_t)r, nn, nv[i] };
+    }
+    return 1;
+}
+
+/* A pair (a, b) of the targets t[0..n) still differs with the same verdict
+ * and rule, the other targets (the reference first) its witnesses. */
 struct diff_still {
-    const struct scn_target *t[2];
+    const struct scn_target *t[SCN_DIFF_MAX_TARGETS];
+    size_t n, a, b;
     enum scn_dialect d;
+    const char *oracle;
     enum scn_diff_verdict verdict;
     const struct scn_rule *rule;
 };
@@ -68,44 +90,42 @@ struct diff_still {
 static int diff_still(struct scn_case *cand, void *vctx)
 {
     const struct diff_still *k = vctx;
-    static unsigned char *buf[2];
-    struct scn_diff_out outs[2];
-    long long nv[2][SCN_CASE_MAX_ARGS];
-    size_t idx[SCN_CASE_MAX_ARGS];
-    size_t nn = scn_case_n_args(cand, idx, SCN_CASE_MAX_ARGS);
-    for (int i = 0; i < 2; i++) {
-        if (!buf[i] && !(buf[i] = malloc(OUT_CAP))) abort();
-        int r = scn_case_call_ctx(scn_target_full_call, (void *)k->t[i], cand, (char *)buf[i], OUT_CAP);
-        if (r >= (int)OUT_CAP) return 0; /* longer than the finding needs */
-        for (size_t j = 0; j < nn; j++) nv[i][j] = scn_case_n_value(cand, idx[j]);
-        outs[i] = (struct scn_diff_out){ k->t[i], r, buf[i], r < 0 ? 0 : (size_t)r, nn, nv[i] };
-    }
-    if (scn_diff_agree(outs, 2)) return 0;
+    struct scn_diff_out outs[SCN_DIFF_MAX_TARGETS];
+    if (!outputs_of(k->t, k->n, cand, outs) || scn_diff_agree(outs, k->n)) return 0;
     struct scn_diff_finding f;
-    return scn_diff_compare(cand, outs, 2, k->d, &f) == k->verdict && f.rule == k->rule;
+    return scn_diff_compare_pair(cand, outs, k->n, k->d, k->oracle, k->a, k->b, &f) == k->verdict &&
+           f.rule == k->rule;
 }
 
-void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const struct scn_target *ta,
-                        const struct scn_target *tb, const struct scn_diff_finding *df,
+static void reduce_diff(const struct scn_case *c, struct diff_still *k, const struct scn_diff_finding *df,
                         struct scn_rootcause *rc)
 {
-    struct diff_still k = { { ta, tb }, d, df->verdict, df->rule };
     /* A difference a rule explains is signed by the rule: its first
      * reduction is its reproducer, later ones would add nothing. */
-    char key[sizeof df->key + 64];
-    snprintf(key, sizeof key, "diff|%s|%s|%d", df->rule ? df->rule->id : "", df->pair, (int)d);
+    char key[sizeof df->key + 96];
+    snprintf(key, sizeof key, "diff|%s|%s|%s|%d", k->oracle, df->rule ? df->rule->id : "", df->pair, (int)k->d);
     const struct scn_rootcause *known = df->rule ? memo_find(key) : NULL;
     if (known) {
         memcpy(rc, known, sizeof *rc);
         return;
     }
     memcpy(&rc->reduced, c, sizeof *c);
-    rc->steps = scn_reduce(&rc->reduced, d, diff_still, &k, SCN_REDUCE_BUDGET);
+    rc->steps = scn_reduce(&rc->reduced, k->d, diff_still, k, SCN_REDUCE_BUDGET);
     rc->rule = df->rule;
     rc->klass = df->klass;
     snprintf(rc->targets, sizeof rc->targets, "%s", df->pair);
-    scn_rootcause_sign(rc, SCN_DIFF_ORACLE, d);
+    scn_rootcause_sign(rc, SCN_DIFF_ORACLE, k->d);
     if (df->rule) memo_add(key, rc);
+}
+
+void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const struct scn_target *const *targets,
+                        size_t n, const struct scn_diff_finding *df, struct scn_rootcause *rc)
+{
+    static struct diff_still k;
+    if (n > SCN_DIFF_MAX_TARGETS) n = SCN_DIFF_MAX_TARGETS;
+    k = (struct diff_still){ { NULL }, n, df->a, df->b, d, SCN_DIFF_ORACLE, df->verdict, df->rule };
+    memcpy(k.t, targets, n * sizeof targets[0]);
+    reduce_diff(c, &k, df, rc);
 }
 
 void scn_rootcause_repair_pair(struct scn_rootcause *rc, const struct scn_diff_out *outs, size_t n,
@@ -121,8 +141,8 @@ void scn_rootcause_repair_pair(struct scn_rootcause *rc, const struct scn_diff_o
     scn_rootcause_sign(rc, SCN_DIFF_ORACLE, d);
 }
 
-const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target,
-                                           const char *oracle)
+const struct scn_rule *scn_rootcause_known_at(const struct scn_case *reduced, enum scn_dialect d, const char *target,
+                                              const char *oracle, int sized, size_t size)
 {
     static struct scn_spec sp[SCN_MAX_SPECS];
     size_t n = scn_scan_specs(reduced, d, sp, SCN_MAX_SPECS), valid = 0, nn = 0;
@@ -139,11 +159,23 @@ const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum 
         valid = 1;
         one = n_spec;
     }
-    struct scn_culprit k = { valid == 1 ? one : NULL, 0, 0, NULL, NULL, 0, 0,
-                             !strcmp(oracle, "crash") || !strcmp(oracle, "hang") };
-    int r = scn_rule_find(d, reduced, &k, target, target);
-    const struct scn_rule *rule = r >= 0 ? scn_rule_at((size_t)r) : NULL;
-    return rule && rule->kind != SCN_RULE_ALLOWANCE ? rule : NULL;
+    struct scn_culprit k = { .s = valid == 1 ? one : NULL, .death = !strcmp(oracle, "crash") || !strcmp(oracle, "hang"),
+                             .oracle = oracle, .sized = sized, .size = size };
+    /* one target: it is the one that is wrong; allowances (two targets) do not apply */
+    size_t rules = scn_rules_count();
+    for (size_t j = 0; j < rules; j++) {
+        const struct scn_rule *r = scn_rule_at(j);
+        if (r->kind == SCN_RULE_ALLOWANCE) continue;
+        struct scn_culprit kj = k;
+        if (scn_rule_explains(r, d, reduced, &kj, target, target)) return r;
+    }
+    return NULL;
+}
+
+const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target,
+                                           const char *oracle)
+{
+    return scn_rootcause_known_at(reduced, d, target, oracle, 0, 0);
 }
 
 /* ------------------------------------------------------- per-size oracles */
@@ -155,12 +187,28 @@ int scn_oracle_still(struct scn_case *cand, void *vctx)
     return scn_check_case(k->x, k->t, cand, k->flags, &r) && !strcmp(r.first.oracle, k->oracle);
 }
 
+static void sign_one(struct scn_rootcause *rc, enum scn_dialect d, const char *target, const char *oracle,
+                     const char *klass, int sized, size_t size)
+{
+    rc->rule = scn_rootcause_known_at(&rc->reduced, d, target, oracle, sized, size);
+    rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : klass;
+    snprintf(rc->targets, sizeof rc->targets, "%s", target);
+    scn_rootcause_sign(rc, oracle, d);
+}
+
 void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct scn_oracle_ctx *x,
                           const struct scn_target *t, unsigned flags, const char *oracle, const char *klass,
                           struct scn_rootcause *rc)
 {
     struct scn_oracle_still k = { x, t, flags, oracle };
-    scn_rootcause_by(c, d, scn_oracle_still, &k, SCN_REDUCE_BUDGET, t->name, oracle, klass, rc);
+    memcpy(&rc->reduced, c, sizeof *c);
+    rc->steps = scn_reduce(&rc->reduced, d, scn_oracle_still, &k, SCN_REDUCE_BUDGET);
+    /* the size the reduced case fails at, for the rules' term size= */
+    static struct scn_case again;
+    static struct scn_report r;
+    memcpy(&again, &rc->reduced, sizeof again);
+    int sized = scn_check_case(x, t, &again, flags, &r) && !strcmp(r.first.oracle, oracle);
+    sign_one(rc, d, t->name, oracle, klass, sized, sized ? r.first.size : 0);
 }
 
 void scn_rootcause_by(const struct scn_case *c, enum scn_dialect d, scn_still_fn still, void *ctx, unsigned budget,
@@ -168,37 +216,51 @@ void scn_rootcause_by(const struct scn_case *c, enum scn_dialect d, scn_still_fn
 {
     memcpy(&rc->reduced, c, sizeof *c);
     rc->steps = budget ? scn_reduce(&rc->reduced, d, still, ctx, budget) : 0;
-    rc->rule = scn_rootcause_known(&rc->reduced, d, target, oracle);
-    rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : klass;
-    snprintf(rc->targets, sizeof rc->targets, "%s", target);
-    scn_rootcause_sign(rc, oracle, d);
+    sign_one(rc, d, target, oracle, klass, 0, 0);
 }
 
 /* ------------------------------------------------------- conformance */
+
+/* The bytes of the reference and t agree and their %n values do not (an
+ * expect.n failure reduced against the reference). */
+static int n_still(struct scn_case *cand, void *vctx)
+{
+    const struct scn_target *const *t = vctx;
+    struct scn_diff_out outs[2];
+    if (!outputs_of(t, 2, cand, outs) || !outs[0].nn) return 0;
+    if (outs[0].ret != outs[1].ret || outs[0].len != outs[1].len || memcmp(outs[0].bytes, outs[1].bytes, outs[0].len))
+        return 0;
+    return memcmp(outs[0].n, outs[1].n, outs[0].nn * sizeof outs[0].n[0]) != 0;
+}
 
 void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
                           const struct scn_target *reference, const char *oracle, struct scn_rootcause *rc)
 {
     static struct scn_case work;
-    struct scn_out_view ov[2];
     const struct scn_target *pair[2] = { reference, t };
     struct scn_diff_out outs[2];
     struct scn_diff_finding df;
     memcpy(&work, c, sizeof work);
-    int differs = 0;
-    if (reference && reference != t) {
-        scn_record_outputs(pair, 2, &work, ov);
-        for (int i = 0; i < 2; i++) outs[i] = (struct scn_diff_out){ pair[i], ov[i].ret, ov[i].bytes, ov[i].len, 0, NULL };
-        differs = !scn_diff_agree(outs, 2) && scn_diff_compare(&work, outs, 2, d, &df) != SCN_DIFF_AGREE;
+    int differs = 0, n_differs = 0;
+    if (reference && reference != t && outputs_of(pair, 2, &work, outs)) {
+        n_differs = outs[0].nn && outs[0].ret == outs[1].ret && outs[0].len == outs[1].len &&
+                    !memcmp(outs[0].bytes, outs[1].bytes, outs[0].len) &&
+                    memcmp(outs[0].n, outs[1].n, outs[0].nn * sizeof outs[0].n[0]);
+        for (int i = 0; i < 2; i++) outs[i].nn = 0; /* the bytes: the differential localises them */
+        differs = !scn_diff_agree(outs, 2) && scn_diff_compare_as(&work, outs, 2, d, oracle, &df) != SCN_DIFF_AGREE;
     }
     if (!differs) {
+        /* the same bytes as the reference: only the %n values can differ,
+         * reduced while they still do; else the reference fails the
+         * expectation too, and nothing says what a smaller case should print */
         memcpy(&rc->reduced, c, sizeof *c);
-        rc->steps = 0;
-        /* the same bytes as the reference: only the %n values can differ */
-        rc->rule = !strcmp(oracle, "expect.n") ? scn_rootcause_known(c, d, t->name, oracle) : NULL;
-        rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : "conformance";
-        snprintf(rc->targets, sizeof rc->targets, "%s", t->name);
-        scn_rootcause_sign(rc, oracle, d);
+        rc->steps = n_differs ? scn_reduce(&rc->reduced, d, n_still, pair, SCN_REDUCE_BUDGET) : 0;
+        sign_one(rc, d, t->name, oracle, "conformance", 0, 0);
+        if (strcmp(oracle, "expect.n") && rc->rule) { /* bytes the reference prints too: no rule of t's */
+            rc->rule = NULL;
+            rc->klass = "conformance";
+            scn_rootcause_sign(rc, oracle, d);
+        }
         return;
     }
     char key[sizeof df.key + 96];
@@ -208,7 +270,9 @@ void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const st
         memcpy(rc, known, sizeof *rc);
         return;
     }
-    scn_rootcause_diff(c, d, reference, t, &df, rc);
+    static struct diff_still k;
+    k = (struct diff_still){ { reference, t }, 2, 0, 1, d, oracle, df.verdict, df.rule };
+    reduce_diff(c, &k, &df, rc);
     rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : "conformance";
     snprintf(rc->targets, sizeof rc->targets, "%s", t->name);
     scn_rootcause_sign(rc, oracle, d);

@@ -50,11 +50,12 @@ struct scn_rootcause {
     char signature[320];
 };
 
-/* A differential finding df of case c between targets ta and tb: reduced
- * while the two still differ with the same verdict and rule. */
-void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const struct scn_target *ta,
-                        const struct scn_target *tb, const struct scn_diff_finding *df,
-                        struct scn_rootcause *rc);
+/* A differential finding df of case c among targets[0..n) (the reference
+ * first, as scn_diff_compare had them): reduced while its pair df->a,
+ * df->b still differs with the same verdict and rule, the other targets
+ * its witnesses of who is wrong (rules.h). */
+void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const struct scn_target *const *targets,
+                        size_t n, const struct scn_diff_finding *df, struct scn_rootcause *rc);
 
 /* After the reduction of a differential finding: the pair that the
  * reduced case shows among all the targets (their outputs of it, the
@@ -80,11 +81,15 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
                           const struct scn_target *t, unsigned flags, const char *oracle, const char *klass,
                           struct scn_rootcause *rc);
 
-/* A conformance failure (oracle "expect.*") of target t on c: reduced
- * against the dialect's reference (a target that meets every expectation of
- * the corpus), while t still differs from it the same way. A rule that
- * explains the difference gives the classification, else "conformance";
- * when t is the reference or agrees with it, the case is signed as it is.
+/* A conformance failure (oracle "expect.output", "expect.err",
+ * "expect.n") of target t on c: reduced against the dialect's reference (a
+ * target that meets every expectation of the corpus), while t still differs
+ * from it the same way: its bytes with the same verdict and rule, or, when
+ * only its %n values differ, while its bytes agree and its %n values do not.
+ * A rule that explains it (its terms see the oracle: oracle=) gives the
+ * classification, else "conformance". When t is the reference or agrees
+ * with it entirely (the reference fails the expectation too), nothing says
+ * what a smaller case should print: the case is signed as it is.
  * Failures with the same localised culprit share one reduction. */
 void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
                           const struct scn_target *reference, const char *oracle, struct scn_rootcause *rc);
@@ -101,6 +106,10 @@ void scn_rootcause_by(const struct scn_case *c, enum scn_dialect d, scn_still_fn
  * hang is explained only by an entry with the term dies (rules.h). */
 const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target,
                                            const char *oracle);
+/* The same, with the buffer size the oracle fired at (sized 1: the rules'
+ * term size=; scn_rootcause_oracle finds it on the reduced case). */
+const struct scn_rule *scn_rootcause_known_at(const struct scn_case *reduced, enum scn_dialect d, const char *target,
+                                              const char *oracle, int sized, size_t size);
 
 /* A finding reduced by the caller's own predicate (conformance, executors):
  * signs it as oracle:<rule id or shape>:targets:klass. */

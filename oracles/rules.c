@@ -48,6 +48,8 @@ static int valid_term(const char *t)
                                          "spec=invalid", "whole", "ret<0", "hexvalue", "positional",
                                          "width<0", "sharedarg", "dies", NULL };
     if (!strncmp(t, "conv=", 5) || !strncmp(t, "len=", 4)) return t[t[0] == 'c' ? 5 : 4] != 0;
+    if (!strncmp(t, "oracle=", 7)) return t[7] && t[7] != '|' && t[strlen(t) - 1] != '|' && !strstr(t, "||");
+    if (!strncmp(t, "size=", 5)) return t[5] >= '0' && t[5] <= '9' && strspn(t + 5, "0123456789") == strlen(t + 5) && strlen(t + 5) <= 9;
     if (!strncmp(t, "flag=", 5)) return t[5] && strchr(SCN_FLAG_CHARS, t[5]) && !t[6];
     if (!strncmp(t, "argpos>", 7)) return t[7] >= '0' && t[7] <= '9' && strspn(t + 7, "0123456789") == strlen(t + 7);
     if (!strncmp(t, "width>", 6) || !strncmp(t, "prec>", 5)) {
@@ -374,17 +376,78 @@ static int pattern_has(const char *p, const char *t)
     }
 }
 
+/* whether the pattern has a term starting with t */
+static int pattern_has_prefix(const char *p, const char *t)
+{
+    size_t n = strlen(t);
+    for (;;) {
+        if (!strncmp(p, t, n)) return 1;
+        const char *e = strchr(p, '&');
+        if (!e) return 0;
+        p = e + 1;
+    }
+}
+
+/* "oracle=a|b": the list (l bytes) names the oracle */
+static int name_listed(const char *list, size_t l, const char *name)
+{
+    size_t nl = strlen(name), i = 0;
+    while (i < l) {
+        size_t e = i;
+        while (e < l && list[e] != '|') e++;
+        if (e - i == nl && !memcmp(list + i, name, nl)) return 1;
+        i = e + 1;
+    }
+    return 0;
+}
+
+/* The oracles that compare outputs: what a rule without oracle= explains. */
+static int output_oracle(const char *oracle)
+{
+    return !strcmp(oracle, "differential") || !strcmp(oracle, "expect.output") || !strcmp(oracle, "expect.err") ||
+           !strcmp(oracle, "expect.n");
+}
+
+static int same_output(const struct scn_blame *b, size_t x, size_t y)
+{
+    if (b->ret[x] < 0 || b->ret[y] < 0) return b->ret[x] < 0 && b->ret[y] < 0;
+    return b->ret[x] == b->ret[y] && b->len[x] == b->len[y] && !memcmp(b->out[x], b->out[y], b->len[x]);
+}
+
+/* Whether a known bug or gap of the listed targets explains the pair
+ * (ta, tb): one of them is listed and is the one that is wrong. */
+static int blamed(const struct scn_rule *r, const struct scn_culprit *k, const char *ta, const char *tb)
+{
+    const struct scn_blame *b = k->all;
+    if (!b) return target_listed(r->targets, tb);
+    const char *pair[2] = { ta, tb };
+    for (int i = 0; i < 2; i++) {
+        if (!target_listed(r->targets, pair[i])) continue;
+        size_t x = 0;
+        while (x < b->n && strcmp(b->names[x], pair[i])) x++;
+        if (x == b->n || x == b->ref || same_output(b, x, b->ref)) continue;
+        int shared = 0; /* an unlisted target prints the same: the reference is the odd one out */
+        for (size_t u = 0; u < b->n && !shared; u++)
+            shared = u != x && u != b->ref && !target_listed(r->targets, b->names[u]) && same_output(b, u, x);
+        if (!shared) return 1;
+    }
+    return 0;
+}
+
 static int matches(const struct scn_rule *al, enum scn_dialect dialect, const struct scn_case *c,
                    const struct scn_culprit *k, const char *ta, const char *tb)
 {
     if (al->dialect >= 0 && al->dialect != (int)dialect) return 0;
-    int la = target_listed(al->targets, ta), lb = target_listed(al->targets, tb);
-    if (al->kind == SCN_RULE_ALLOWANCE ? !(la && lb) : !(la || lb)) return 0;
+    if (al->kind == SCN_RULE_ALLOWANCE ? !(target_listed(al->targets, ta) && target_listed(al->targets, tb))
+                                       : !blamed(al, k, ta, tb))
+        return 0;
     const struct scn_spec *s = k->s;
     const struct scn_arg *val = s && s->varg >= 0 ? &c->args[s->varg] : NULL;
-    const char *p = al->pattern;
-    /* a death is claimed only by a rule that says so (the term dies) */
+    const char *p = al->pattern, *oracle = k->oracle ? k->oracle : "differential";
+    /* a death is claimed only by a rule that says so (the term dies); a
+     * rule that names no oracle explains differences of outputs only */
     if (k->death && !pattern_has(p, "dies")) return 0;
+    if (!k->death && !output_oracle(oracle) && !pattern_has_prefix(p, "oracle=")) return 0;
     while (*p) {
         const char *e = strchr(p, '&');
         size_t l = e ? (size_t)(e - p) : strlen(p);
@@ -411,6 +474,8 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
             ok = s && s->width == SCN_SPEC_STAR && s->warg >= 0 && (int)c->args[s->warg].v.i < 0;
         else if (IS("sharedarg")) ok = !s && shared_arg(c, dialect);
         else if (IS("dies")) ok = k->death;
+        else if (l > 7 && !memcmp(p, "oracle=", 7)) ok = name_listed(p + 7, l - 7, oracle);
+        else if (l > 5 && !memcmp(p, "size=", 5)) ok = k->sized && k->size == (size_t)atol(p + 5);
         else if (l > 7 && !memcmp(p, "argpos>", 7)) ok = max_position(c, dialect) > atoi(p + 7);
         else if (l > 6 && !memcmp(p, "width>", 6)) {
             unsigned fl;
@@ -445,7 +510,7 @@ int scn_rule_matches(const struct scn_rule *al, enum scn_dialect dialect, const 
                      const unsigned char *out_b, size_t len_b)
 {
     struct scn_spec d;
-    struct scn_culprit k = { NULL, ret_a, ret_b, out_a, out_b, len_a, len_b, 0 };
+    struct scn_culprit k = { .ret_a = ret_a, .ret_b = ret_b, .oa = out_a, .ob = out_b, .la = len_a, .lb = len_b };
     if (spec) {
         /* scan the spec alone against a case whose only argument is value */
         static struct scn_case tmp;
@@ -470,6 +535,12 @@ int scn_rule_matches(const struct scn_rule *al, enum scn_dialect dialect, const 
         return matches(al, dialect, &tmp, &k, ta, tb);
     }
     return matches(al, dialect, c, &k, ta, tb);
+}
+
+int scn_rule_explains(const struct scn_rule *r, enum scn_dialect dialect, const struct scn_case *c,
+                      const struct scn_culprit *k, const char *ta, const char *tb)
+{
+    return matches(r, dialect, c, k, ta, tb);
 }
 
 int scn_rule_find(enum scn_dialect dialect, const struct scn_case *c, const struct scn_culprit *k,

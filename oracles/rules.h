@@ -55,6 +55,17 @@ const struct scn_rule *scn_rule_at(size_t i);
 /* Bumped whenever a table changes (memoised verdicts name rules by index). */
 unsigned scn_rules_generation(void);
 
+/* Every target's output of one culprit, in a comparison of several targets
+ * (the differential): who is wrong. ref is the index of the reference (the
+ * dialect's baseline, the first target of the comparison). */
+struct scn_blame {
+    size_t n, ref;
+    const char *const *names;
+    const int *ret;                  /* negative: the call failed (its bytes are not compared) */
+    const unsigned char *const *out;
+    const size_t *len;
+};
+
 /* What differs: one culprit specification of case c (NULL: the whole
  * case), with the two targets' outputs of it. */
 struct scn_culprit {
@@ -63,14 +74,30 @@ struct scn_culprit {
     const unsigned char *oa, *ob;
     size_t la, lb;
     int death; /* not a difference: the target died (crash) or stalled (hang) */
+    /* Who is wrong, for a known bug or gap. With all, the outputs of every
+     * target: a listed target of the pair is wrong when its output differs
+     * from the reference's and no target the rule does not list agrees with
+     * it (else the reference is the odd one out). Without, tb is the target
+     * checked (ta is its expectation: the reference, or tb itself). */
+    const struct scn_blame *all;
+    const char *oracle; /* the oracle that fired (oracle.h, "expect.output", ...); NULL: "differential" */
+    int sized;          /* 1: size is the buffer size at which it fired (the per-size oracles) */
+    size_t size;
 };
 
 /* The index (scn_rule_at) of the first rule (allowances first) that
  * explains culprit k of c between targets ta and tb, or -1. An allowance
- * needs both targets listed; a known bug or gap one of them (the one that
- * behaves wrongly). */
+ * needs both targets listed; a known bug or gap one of them that is wrong
+ * (see struct scn_culprit). A rule without the term oracle= explains only
+ * differences of outputs (the oracles differential, expect.output,
+ * expect.err, expect.n), a death only with the term dies. */
 int scn_rule_find(enum scn_dialect dialect, const struct scn_case *c, const struct scn_culprit *k,
                   const char *ta, const char *tb);
+
+/* Whether rule r explains culprit k of c between ta and tb (what
+ * scn_rule_find asks of each rule). */
+int scn_rule_explains(const struct scn_rule *r, enum scn_dialect dialect, const struct scn_case *c,
+                      const struct scn_culprit *k, const char *ta, const char *tb);
 
 /* Whether one rule matches: the specification spec (as written, e.g.
  * "%-5La"; NULL for the whole case), its value argument (NULL if none), the

@@ -44,11 +44,12 @@ enum scn_diff_verdict scn_step_diff(const struct scn_step *s, struct scn_case *c
     char key[sizeof df->key + 32];
     snprintf(key, sizeof key, "%s:%s", df->key, df->klass);
     if (!first_time(s, key)) return v;
-    scn_rootcause_diff(c, s->dialect, outs[df->a].target, outs[df->b].target, df, rc);
+    const struct scn_target *t[SCN_DIFF_MAX_TARGETS];
+    if (nt > SCN_DIFF_MAX_TARGETS) nt = SCN_DIFF_MAX_TARGETS;
+    for (size_t i = 0; i < nt; i++) t[i] = outs[i].target;
+    scn_rootcause_diff(c, s->dialect, t, nt, df, rc);
     if (ov) {
-        const struct scn_target *t[SCN_DIFF_MAX_TARGETS];
         struct scn_diff_out rd[SCN_DIFF_MAX_TARGETS];
-        for (size_t i = 0; i < nt; i++) t[i] = outs[i].target;
         scn_record_outputs(t, nt, &rc->reduced, ov);
         for (size_t i = 0; i < nt; i++)
             rd[i] = (struct scn_diff_out){ t[i], ov[i].ret, ov[i].bytes, ov[i].ret < 0 ? 0 : ov[i].len, 0, NULL };

@@ -83,6 +83,31 @@ static int good2_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 
 static const struct scn_target good2 = { .name = "good2", .dialect = SCN_DIALECT_ISO, .vsnprintf = good2_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
+/* Fakes named as the core targets, for the blame of known bugs (the rules
+ * name targets): "ref" is the host's printf with one planted bug, %#g of 1.5
+ * printed "1.5" (the '#' dropped); "musl" is the reference engine (a target
+ * the glibc rows do not list). */
+static int planted_ref_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    if (!strcmp(fmt, "%#g")) {
+        va_list cp;
+        va_copy(cp, ap);
+        double v = va_arg(cp, double);
+        va_end(cp);
+        if (v == 1.5) return snprintf(buf, size, "1.5");
+    }
+    return vsnprintf(buf, size, fmt, ap);
+}
+
+static int ref_engine_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return scn_target_find("ref")->vsnprintf(buf, size, fmt, ap);
+}
+
+static const struct scn_target planted_ref = { .name = "ref", .dialect = SCN_DIALECT_ISO, .vsnprintf = planted_ref_vsnprintf, .where = "in-process" };
+static const struct scn_target host_glibc = { .name = "glibc", .dialect = SCN_DIALECT_ISO, .vsnprintf = good_vsnprintf, .where = "in-process" };
+static const struct scn_target engine_musl = { .name = "musl", .dialect = SCN_DIALECT_ISO, .vsnprintf = ref_engine_vsnprintf, .where = "in-process" };
+
 static char bufs[3][4096];
 
 /* The differential of text's case over the n targets t[]. */
@@ -106,6 +131,25 @@ static enum scn_diff_verdict run_on(const char *text, const struct scn_target *c
     }
     memset(f, 0, sizeof *f);
     return scn_diff_compare(&c, outs, n, SCN_DIALECT_ISO, f);
+}
+
+/* The verdict of the pair (a, b) alone, the other targets its witnesses. */
+static enum scn_diff_verdict run_pair_on(const char *text, const struct scn_target *const *t, size_t n, size_t a,
+                                         size_t b, struct scn_diff_finding *f)
+{
+    static struct scn_case c;
+    char err[200];
+    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
+        fprintf(stderr, "bad case %s: %s\n", text, err);
+        exit(2);
+    }
+    struct scn_diff_out outs[3];
+    for (size_t i = 0; i < n; i++) {
+        int r = scn_case_call(t[i]->vsnprintf, &c, bufs[i], sizeof bufs[i]);
+        outs[i] = (struct scn_diff_out){ t[i], r, (const unsigned char *)bufs[i], r < 0 ? 0 : (size_t)r, 0, NULL };
+    }
+    memset(f, 0, sizeof *f);
+    return scn_diff_compare_pair(&c, outs, n, SCN_DIALECT_ISO, NULL, a, b, f);
 }
 
 static enum scn_diff_verdict run(const char *text, struct scn_diff_finding *f)
@@ -230,6 +274,53 @@ int main(void)
             CHECK(run_on("\"%p %d\" ptr:NULL int:7", ggo, 3, &f) == SCN_DIFF_DIVERGENCE && f.a == 0 && f.b == 2 &&
                       !strcmp(f.conv, "d") && strstr(f.detail, "ret 1 vs 1"),
                   "round %d: %s", round, f.detail);
+        }
+    }
+
+    /* A known bug explains a difference only when the target it lists is
+     * the one that is wrong (embedded table: glibc-g-alt-carry lists glibc,
+     * curl, gnulib). A bug planted in the reference, on a %#g case, is a
+     * divergence: glibc differs from the reference there, but musl, which
+     * the row does not list, prints what glibc prints. */
+    {
+        static const struct scn_target *const planted[] = { &planted_ref, &host_glibc, &engine_musl };
+        for (int memo = 0; memo < 2; memo++) {
+            scn_diff_set_memo(memo);
+            for (int round = 0; round < 2; round++) {
+                CHECK(run_on("\"%#g\" double:0x1.8p+0", planted, 3, &f) == SCN_DIFF_DIVERGENCE && f.rule == NULL,
+                      "memo %d round %d: a planted reference bug: %s (%s)", memo, round, f.klass, f.detail);
+                CHECK(!strcmp(f.pair, "glibc~ref") && !strcmp(f.conv, "g"), "memo %d: pair %s conv %s", memo, f.pair,
+                      f.conv);
+                /* the pair glibc~ref alone: its difference is not glibc's bug */
+                CHECK(run_pair_on("\"%#g\" double:0x1.8p+0", planted, 3, 0, 1, &f) == SCN_DIFF_DIVERGENCE && !f.rule,
+                      "memo %d round %d: glibc~ref: %s", memo, round, f.detail);
+                /* with no target to say otherwise, the listed one is taken as wrong */
+                CHECK(run_pair_on("\"%#g\" double:0x1.8p+0", planted, 2, 0, 1, &f) == SCN_DIFF_KNOWN && f.rule &&
+                          !strcmp(f.rule->id, "glibc-g-alt-carry"),
+                      "memo %d round %d: two targets: %s", memo, round, f.detail);
+            }
+            /* the real glibc carry (1.e+03 for 1.00e+03) is still its known bug */
+            scn_diff_set_memo(memo);
+            const struct scn_target *const real[] = { scn_target_find("ref"), scn_target_find("glibc"), &engine_musl };
+            CHECK(real[0] && real[1], "ref and glibc are built in");
+            if (real[0] && real[1]) {
+                for (int round = 0; round < 2; round++) {
+                    CHECK(run_on("\"%#.3g\" double:0x1.f3cp+9", real, 3, &f) == SCN_DIFF_KNOWN && f.rule &&
+                              !strcmp(f.rule->id, "glibc-g-alt-carry"),
+                          "memo %d round %d: glibc's carry: %s %s", memo, round, f.klass, f.detail);
+                }
+            }
+            /* a reference that shares glibc's bug (the planted one prints
+             * the host's %#.3g) makes musl the odd one out: glibc is not
+             * wrong against it, and nothing explains musl. (The memo names
+             * targets: another "ref" needs a fresh one.) */
+            scn_diff_set_memo(memo);
+            const struct scn_target *const shared[] = { &planted_ref, &host_glibc, &engine_musl };
+            for (int round = 0; round < 2; round++) {
+                CHECK(run_on("\"%#.3g\" double:0x1.f3cp+9", shared, 3, &f) == SCN_DIFF_DIVERGENCE && !f.rule &&
+                          !strcmp(f.pair, "musl~ref"),
+                      "memo %d round %d: %s %s", memo, round, f.klass, f.detail);
+            }
         }
     }
 

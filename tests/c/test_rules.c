@@ -192,7 +192,7 @@ static void test_loading(void)
         "conv=a|A|La", "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "flag=-", "flag=+", "flag= ", "flag=#",
         "flag=0", "prec", "noprec", "spec=invalid", "whole", "ret<0", "hexvalue", "positional", "width<0",
         "sharedarg", "len=w|-|hh", "argpos>9", "argpos>12", "conv=d&flag=-&prec", "width>325", "prec>0",
-        "conv=f&width>325",
+        "conv=f&width>325", "oracle=scn.size0-ret0", "oracle=expect.n|n-consistent", "size=0", "size=17",
     };
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
         char t[200];
@@ -301,8 +301,8 @@ static int finds(const char *pattern, const char *text, int which)
     struct scn_case *c = parse(text);
     static struct scn_spec sp[SCN_MAX_SPECS];
     scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
-    struct scn_culprit k = { which >= 0 ? &sp[which] : NULL, 1, 1, (const unsigned char *)"x",
-                             (const unsigned char *)"x", 1, 1, 0 };
+    struct scn_culprit k = { .s = which >= 0 ? &sp[which] : NULL, .ret_a = 1, .ret_b = 1,
+                             .oa = (const unsigned char *)"x", .ob = (const unsigned char *)"x", .la = 1, .lb = 1 };
     return scn_rule_find(SCN_DIALECT_ISO, c, &k, "ta", "tb") == 0;
 }
 
@@ -468,7 +468,8 @@ static void test_targets_and_order(void)
     struct scn_case *c = parse("\"%p\" ptr:NULL");
     static struct scn_spec sp[4];
     scn_scan_specs(c, SCN_DIALECT_ISO, sp, 4);
-    struct scn_culprit k = { &sp[0], 5, 1, (const unsigned char *)"(nil)", (const unsigned char *)"0", 5, 1, 0 };
+    struct scn_culprit k = { .s = &sp[0], .ret_a = 5, .ret_b = 1, .oa = (const unsigned char *)"(nil)",
+                             .ob = (const unsigned char *)"0", .la = 5, .lb = 1 };
     const char *al = "p-all\tiso\tconv=p\tglibc,musl\tC\n";
     CHECK(scn_allowances_load(al, strlen(al), err, sizeof err) == 1, "%s", err);
     CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
@@ -483,8 +484,9 @@ static void test_targets_and_order(void)
                      "kb-any\tgap\t*\tconv=p\t*\tv\tr\tc\n";
     CHECK(scn_allowances_load("", 0, err, sizeof err) == 0, "%s", err);
     CHECK(scn_known_bugs_load(kb, strlen(kb), err, sizeof err) == 2, "%s", err);
-    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "ref", "musl") == 0, "a known bug of one listed target");
-    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "musl", "ref") == 0, "either side");
+    /* without every target's output, tb is the target checked, ta its expectation */
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "ref", "musl") == 0, "a known bug of the target checked");
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "musl", "ref") == 1, "not of its expectation: the next rule");
     CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "ref", "glibc") == 1, "the next rule when the first does not apply");
     CHECK(scn_rule_find(SCN_DIALECT_KERNEL, c, &k, "ref", "glibc") == 1, "'*' dialect");
 
@@ -497,6 +499,88 @@ static void test_targets_and_order(void)
     CHECK(!strcmp(scn_rule_at(2)->id, "kb-musl") && !strcmp(scn_rule_at(3)->id, "kb-any"), "order");
 }
 
+/* Who is wrong (struct scn_blame): a known bug of a listed target applies
+ * only when that target differs from the reference and no target the rule
+ * does not list agrees with it; the oracle and size terms. */
+static void test_blame_and_oracles(void)
+{
+    struct scn_case *c = parse("\"%d\" int:7");
+    static struct scn_spec sp[4];
+    scn_scan_specs(c, SCN_DIALECT_ISO, sp, 4);
+    const char *kb = "kb-glibc\tbug\tiso\tconv=d\tglibc\tv\tr\tc\n"
+                     "kb-pair\tbug\tiso\tconv=d\tglibc,musl\tv\tr\tc\n";
+    CHECK(scn_allowances_load("", 0, err, sizeof err) == 0, "%s", err);
+    CHECK(scn_known_bugs_load(kb, strlen(kb), err, sizeof err) == 2, "%s", err);
+    static const char *const names[] = { "ref", "glibc", "musl", "trio" };
+    static const struct { const char *out[4]; const char *ta, *tb; int want; const char *why; } b[] = {
+        { { "7", "8", "7", "7" }, "ref", "glibc", 0, "glibc wrong alone" },
+        { { "7", "8", "7", "7" }, "glibc", "musl", 0, "glibc wrong, musl right" },
+        { { "8", "7", "7", "8" }, "ref", "glibc", 1, "glibc and musl against the reference and trio: the row listing both" },
+        { { "8", "7", "7", "7" }, "ref", "glibc", -1, "the reference alone is wrong" },
+        { { "7", "7", "8", "7" }, "ref", "musl", 1, "musl wrong, listed by kb-pair only" },
+        { { "7", "8", "8", "7" }, "ref", "glibc", 1, "glibc and musl agree: not glibc's alone, the row listing both" },
+        { { "7", "8", "8", "8" }, "ref", "glibc", -1, "trio, unlisted, prints what glibc prints" },
+        { { "7", "8", "9", "7" }, "glibc", "musl", 0, "both wrong, differently: glibc's bug" },
+        { { "7", "7", "9", "7" }, "glibc", "musl", 1, "glibc right: musl's (kb-pair)" },
+        { { "7", "8", "7", "9" }, "glibc", "trio", 0, "an unlisted target wrong in its own way does not clear glibc" },
+    };
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        int ret[4];
+        size_t len[4];
+        const unsigned char *out[4];
+        for (int t = 0; t < 4; t++) {
+            out[t] = (const unsigned char *)b[i].out[t];
+            len[t] = strlen(b[i].out[t]);
+            ret[t] = (int)len[t];
+        }
+        struct scn_blame all = { 4, 0, names, ret, out, len };
+        size_t ia = 0, ib = 0;
+        while (strcmp(names[ia], b[i].ta)) ia++;
+        while (strcmp(names[ib], b[i].tb)) ib++;
+        struct scn_culprit k = { .s = &sp[0], .ret_a = ret[ia], .ret_b = ret[ib], .oa = out[ia], .ob = out[ib],
+                                 .la = len[ia], .lb = len[ib], .all = &all };
+        int got = scn_rule_find(SCN_DIALECT_ISO, c, &k, b[i].ta, b[i].tb);
+        int want = b[i].want < 0 ? -1 : b[i].want;
+        CHECK(got == want, "%s (%s~%s): rule %d, want %d", b[i].why, b[i].ta, b[i].tb, got, want);
+    }
+
+    /* oracle= and size=: a rule that names no oracle explains output
+     * differences only; a death only with dies */
+    const char *ko = "k-any\tbug\tiso\tconv=d\tx\tv\tr\tc\n"
+                     "k-n\tbug\tiso\tconv=d&oracle=n-consistent|expect.n\tx\tv\tr\tc\n"
+                     "k-0\tbug\tiso\twhole&oracle=scn.size0-ret0&size=0\tx\tv\tr\tc\n"
+                     "k-die\tbug\tiso\tconv=d&dies\tx\tv\tr\tc\n";
+    CHECK(scn_known_bugs_load(ko, strlen(ko), err, sizeof err) == 4, "%s", err);
+    static const struct { const char *oracle; int whole, sized; size_t size; int death, want; } o[] = {
+        { NULL, 0, 0, 0, 0, 0 },               /* the differential */
+        { "expect.output", 0, 0, 0, 0, 0 },
+        { "expect.err", 0, 0, 0, 0, 0 },
+        { "expect.n", 0, 0, 0, 0, 0 },         /* k-any first */
+        { "n-consistent", 0, 0, 0, 0, 1 },     /* only the rule that names it */
+        { "families-agree", 0, 0, 0, 0, -1 },  /* named by none */
+        { "scn.size0-ret0", 1, 1, 0, 0, 2 },
+        { "scn.size0-ret0", 1, 1, 1, 0, -1 },  /* another size */
+        { "scn.size0-ret0", 1, 0, 0, 0, -1 },  /* a size not known */
+        { "underrun", 1, 1, 0, 0, -1 },        /* another oracle at size 0 */
+        { "crash", 0, 0, 0, 1, 3 },            /* a death: only dies */
+    };
+    for (size_t i = 0; i < sizeof o / sizeof o[0]; i++) {
+        struct scn_culprit k = { .s = o[i].whole ? NULL : &sp[0], .death = o[i].death, .oracle = o[i].oracle,
+                                 .sized = o[i].sized, .size = o[i].size };
+        int got = scn_rule_find(SCN_DIALECT_ISO, c, &k, "x", "x");
+        CHECK(got == o[i].want, "oracle %s size %d/%zu: rule %d, want %d", o[i].oracle ? o[i].oracle : "(diff)",
+              o[i].sized, o[i].size, got, o[i].want);
+    }
+    static const char *const bad[] = { "oracle=", "oracle=|a", "oracle=a|", "oracle=a||b", "size=", "size=x",
+                                       "size=-1", NULL };
+    for (size_t i = 0; bad[i]; i++) {
+        char t[200];
+        snprintf(t, sizeof t, "x\tiso\t%s\t*\tC\n", bad[i]);
+        CHECK(scn_allowances_load(t, strlen(t), err, sizeof err) < 0 && strstr(err, bad[i]), "term '%s' accepted: %s",
+              bad[i], err);
+    }
+}
+
 int main(void)
 {
     unsetenv("SCN_ALLOWANCES"); /* the embedded tables */
@@ -507,5 +591,6 @@ int main(void)
     test_loading();
     test_terms();
     test_targets_and_order();
+    test_blame_and_oracles();
     return check_summary("test_rules");
 }
