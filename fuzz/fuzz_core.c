@@ -254,9 +254,12 @@ static long long fast_n[SCN_DIFF_MAX_TARGETS][SCN_CASE_MAX_ARGS];
 
 /* The unsampled path: one full-output call per target into a big buffer
  * (its C99 entry, or its scnprintf-family one when it has only that), for
- * the differential only. Returns 0, or -1 when an output does not fit. */
-static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d,
-                        struct scn_diff_out *outs)
+ * the differential only. An output that does not fit is compared by its
+ * return value and the bytes that fit, as the localisation compares its
+ * sub-cases: what is compared is capped, not what the case asks (a field
+ * width of INT_MAX is 2 GiB of output). */
+static void fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum scn_dialect d,
+                         struct scn_diff_out *outs)
 {
     size_t nt = cfg->ntargets[d];
     size_t idx[SCN_CASE_MAX_ARGS];
@@ -264,11 +267,10 @@ static int fast_outputs(const struct fz_config *cfg, struct scn_case *c, enum sc
     for (size_t i = 0; i < nt; i++) {
         const struct scn_target *t = cfg->targets[d][i];
         int r = scn_case_call_ctx(scn_target_full_call, (void *)t, c, (char *)fast_buf[i], FAST_CAP);
-        if (r >= (int)FAST_CAP) return -1;
+        size_t len = r < 0 ? 0 : (size_t)r < FAST_CAP ? (size_t)r : FAST_CAP - 1;
         for (size_t j = 0; j < nn; j++) fast_n[i][j] = scn_case_n_value(c, idx[j]);
-        outs[i] = (struct scn_diff_out){ t, r, fast_buf[i], r < 0 ? 0 : (size_t)r, nn, fast_n[i] };
+        outs[i] = (struct scn_diff_out){ t, r, fast_buf[i], len, nn, fast_n[i] };
     }
-    return 0;
 }
 
 
@@ -332,9 +334,10 @@ size_t fz_run_case(const struct fz_config *cfg, struct scn_case *c, enum scn_dia
     fz_last_diff = -1;
     unsigned every = oracle_every ? oracle_every : cfg->oracle_every;
     int diff = cfg->differential && nt >= 2;
-    if (every > 1 && diff && fast_outputs(cfg, c, d, outs) == 0) {
-        /* sampled: the primary calls are the plain C99 calls above; the
-         * per-size oracles on every every-th input are side work */
+    if (every > 1 && diff) {
+        /* sampled: the primary calls are the plain C99 calls; the per-size
+         * oracles on every every-th input are side work */
+        fast_outputs(cfg, c, d, outs);
         if (exec_count % every == 0) {
             fence_enter();
             nf = run_oracles(cfg, c, d, cfg->sampled_skip[d], NULL);

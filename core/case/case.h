@@ -185,11 +185,20 @@ enum scn_decode_flags {
      * %ph %pa %pU ..., docs/CHOICES.md) with mem arguments, and %pV with a
      * mem:VAF argument (case_decode.c) */
     SCN_DECODE_KPTR = 1u << 8,
+    /* ISO: boundary widths and precisions up to INT_MAX, '*' values down to
+     * INT_MIN, for targets that count a field instead of writing it (the
+     * reference): glibc pads a field of INT_MAX byte by byte, for seconds.
+     * The kernel dialect has them without the flag (its targets clamp). */
+    SCN_DECODE_HUGE = 1u << 9,
 };
 
 /* Decodes fuzzer bytes into a well-defined case of the dialect: every
  * conversion gets an argument of exactly its type (positional formats are
- * consistent), widths and precisions are <= SCN_DECODE_MAX_WIDTH, strings are
+ * consistent), widths and precisions are <= SCN_DECODE_MAX_WIDTH but for
+ * rare boundary values (case_decode.c: 4095 ... 131072, numbers past INT_MAX
+ * that the format's text overflows, and, where no target pads them (a %s
+ * precision, the kernel dialect, SCN_DECODE_HUGE), INT_MAX, INT_MIN and the
+ * kernel's 2^23 and 2^24 limits), strings are
  * real memory, floating values are canonical (no NaN payloads, no invalid
  * long double encodings) so the text form round-trips. The kernel dialect
  * uses only: d i u o x X c s p px % with hh h l ll z t, flags - + space # 0,

@@ -51,7 +51,26 @@
  * small table, every %p form followed by a non-alphanumeric byte) and whose
  * va_list reads zeros (case.h), so it is the same on every implementation.
  * Widths and precisions are <= SCN_DECODE_MAX_WIDTH; '*' arguments range over
- * [-512, 512] (negative width = '-' flag, negative precision = none).
+ * [-512, 512] (negative width = '-' flag, negative precision = none), but
+ * for boundary values (issue 23: where implementations keep a count in 12,
+ * 15, 16 or 24 bits or in an int, or check width + precision against
+ * INT_MAX): when the high byte of the two bytes of a width, a precision or
+ * a '*' value is 0x7c..0x7f (one value in 64), its low byte b picks one
+ * (big_value(); b bit 7: a '*' value's sign): b & 0x7f below 64 one of 1023
+ * 1024 2047 2048 4095 4096 4097 8192, below 88 one of 8191 16383 16384
+ * 32766-32769 65534-65537 131072, below 112 a number past INT_MAX
+ * (2147483648, 4294967297, ...: the format's own number overflows, so every
+ * target stops there) or, as a '*' value, INT_MIN (-INT_MAX when negative),
+ * and from 112 on INT_MAX - 1, INT_MAX, INT_MIN ('*' only), 2^23 - 1, 2^23,
+ * 2^24 - 1, 2^24, 2^30 (the kernel's FIELD_WIDTH_MAX and 24-bit field).
+ * A value that a target of the dialect would pad byte by byte past 65537
+ * bytes (8192 in the kernel; or compute past 8192 digits) is replaced by
+ * one of the first group
+ * (big_dear()): glibc pads a field of INT_MAX for seconds. So a %s precision
+ * (which only limits) and a negative '*' precision (omitted) take any of
+ * them; the kernel keeps them cheap as literals (24 and 16 bits) but not as
+ * '*' widths (clamped to 2^23 - 1); SCN_DECODE_HUGE (the reference alone:
+ * it counts a field) takes all of them.
  */
 #include "case.h"
 #include "scn_writer.h"
@@ -93,7 +112,7 @@ static const char *const len_txt[] = { "", "hh", "h", "l", "ll", "j", "z", "t",
 struct spec {
     unsigned char conv, len, flags, wmode, pmode, is_px; /* is_px: 0, 'x' or 'K' after a kernel %p */
     unsigned char kx;          /* 'K': kptr_ext[kx - 1] */
-    short width, prec;         /* literal values */
+    long long width, prec;     /* literal values */
     signed char warg, parg, varg; /* generation-order arg indices, -1 if none */
 };
 
@@ -176,10 +195,66 @@ static void canon_double(double *d)
  * half the precisions a mutation makes are short ones and the costly
  * conversions (hundreds of digits of 1e-4000L in every target) stay common
  * without taking nearly all the time. */
-static short decode_prec(unsigned v)
+static long long decode_prec(unsigned v)
 {
-    if (v <= 0x1ff || (v & 0x8000)) return (short)((v & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1));
-    return (short)((v & 0x1ff) % 41);
+    if (v <= 0x1ff || (v & 0x8000)) return (v & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1);
+    return (v & 0x1ff) % 41;
+}
+
+/* the two bytes v of a width, precision or '*' value pick a boundary value */
+#define BIG_GATE(v) (((v) >> 10) == 0x1f)
+
+/* What a boundary value costs: a width is padded (and so is an integer's
+ * precision, with zeros), a floating conversion's precision is computed
+ * digit by digit, a %s precision only limits. */
+enum big_use { BIG_PAD, BIG_FLOAT, BIG_LIMIT };
+
+/* Where a boundary value is decoded: which values stay cheap there. */
+enum big_where {
+    BIG_ISO,    /* glibc and musl pad a field byte by byte */
+    BIG_HUGE,   /* SCN_DECODE_HUGE: the targets count a field (the reference) */
+    BIG_KERNEL, /* Linux keeps a literal width in 24 bits and a precision in 16,
+                 * and clamps a '*' width to FIELD_WIDTH_MAX (2^23 - 1) */
+};
+
+/* 1 when a target of where pads or computes v (a width or precision) for
+ * long: more than 65537 bytes of padding (8192 in the kernel, whose calls
+ * are short otherwise and whose boundaries are 2^23 and 2^24) or 8192
+ * digits */
+static int big_dear(long long v, int star, int prec, enum big_use use, enum big_where where)
+{
+    if (where == BIG_HUGE || use == BIG_LIMIT || (prec && v < 0)) return 0;
+    if (where == BIG_KERNEL && !star) /* a literal width in 24 bits, a precision in 16 (negative: 0) */
+        v = prec ? (int16_t)(uint16_t)v : (long long)(((uint64_t)v & 0xffffff) ^ 0x800000) - 0x800000;
+    else if (!star && v > 2147483647)
+        return 0; /* the format's number overflows: no padding */
+    if (v < 0) v = prec ? 0 : -v;
+    return v > (use == BIG_FLOAT || where == BIG_KERNEL ? 8192 : 65537);
+}
+
+/* The boundary value the low byte b of a gated width or precision picks
+ * (star: a '*' value, b bit 7 its sign; prec: a precision), as the header
+ * says; one that a target of where would pad or compute for long is
+ * replaced by one of the first group. */
+static long long big_value(unsigned b, int star, int prec, enum big_use use, enum big_where where)
+{
+    static const long long small[8] = { 1023, 1024, 2047, 2048, 4095, 4096, 4097, 8192 };
+    static const long long mid[12] = { 8191, 16383, 16384, 32766, 32767, 32768,
+                                       32769, 65534, 65535, 65536, 65537, 131072 };
+    static const long long past[8] = { 2147483648LL, 2147483649LL, 3000000000LL, 4294967295LL,
+                                       4294967296LL, 4294967297LL, 4294971391LL, 9999999999LL };
+    static const long long edge[8] = { 2147483646, 2147483647, -2147483647 - 1, 8388607,
+                                       8388608, 16777215, 16777216, 1073741824 };
+    unsigned i = b & 0x7f;
+    int neg = star && (b & 0x80);
+    long long v;
+    if (i < 64) v = small[i % 8];
+    else if (i < 88) v = mid[i % 12];
+    else if (i < 112) v = star ? -2147483647 - 1 + neg : past[i % 8]; /* a '*' value: the most negative */
+    else v = !star && edge[i % 8] < 0 ? 2147483647 : edge[i % 8];    /* INT_MIN is a '*' value */
+    if (neg && v > 0) v = -v;
+    if (big_dear(v, star, prec, use, where)) v = neg ? -small[i % 8] : small[i % 8];
+    return v;
 }
 
 /* the biased exponent e of a long double brought within 2^+-span */
@@ -246,11 +321,11 @@ static int add_tmp(struct gen *g, int type)
     return (int)g->nt++;
 }
 
-static int add_star(struct gen *g, struct rd *r)
+static int add_star(struct gen *g, struct rd *r, int prec, enum big_use use, enum big_where where)
 {
     int k = add_tmp(g, SCN_ARG_INT);
     unsigned v = rb2(r);
-    g->tmp[k].v.i = (int)((int16_t)v % (SCN_DECODE_MAX_WIDTH + 1));
+    g->tmp[k].v.i = BIG_GATE(v) ? big_value(v & 0xff, 1, prec, use, where) : (int16_t)v % (SCN_DECODE_MAX_WIDTH + 1);
     return k;
 }
 
@@ -458,7 +533,7 @@ static unsigned vaf_format(char *d, struct rd *r)
 static long long kptr_width(struct gen *g, struct spec *s, int max)
 {
     if (s->wmode == 1) {
-        if (s->width > max) s->width = (short)max;
+        if (s->width > max) s->width = max;
         return s->width;
     }
     if (s->wmode == 2) {
@@ -473,7 +548,7 @@ static long long kptr_width(struct gen *g, struct spec *s, int max)
 /* the precision brought within max (literal or '*') */
 static void kptr_prec(struct gen *g, struct spec *s, int max)
 {
-    if (s->pmode == 1 && s->prec > max) s->prec = (short)max;
+    if (s->pmode == 1 && s->prec > max) s->prec = max;
     if (s->pmode == 2 && g->tmp[s->parg].v.i > max) g->tmp[s->parg].v.i = max;
 }
 
@@ -558,270 +633,330 @@ static int is_alnum(unsigned ch)
     return (ch >= '0' && ch <= '9') || ((ch | 32) >= 'a' && (ch | 32) <= 'z');
 }
 
-/* ---- rendering ---- */
+/* ---- items ---- */
 
-size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
-                           enum scn_dialect dialect, unsigned flags)
+/* What one decoding knows besides the case: the flags as the dialect makes
+ * them, the header's choices, the state between items, the conversion table. */
+struct dctx {
+    unsigned flags;
+    int kern, positional, robust;
+    enum big_where where;
+    int need_sep; /* 1: a '.' before an alphanumeric literal byte (after a kernel %p); 2: set by this item */
+    int trailing; /* robust: a cut-short specification ends the format (cut[]), -1 none */
+    unsigned nconv;
+    char conv[32]; /* a conversion item's op % nconv picks one */
+};
+
+static void conv_table(struct dctx *x)
 {
-    static __thread struct gen G; /* big scratch: keep it off the stack */
-    struct gen *g = &G;
-    struct rd r = { data, size, 0 };
-    int kern = dialect == SCN_DIALECT_KERNEL;
-    if (kern) flags = (flags & (SCN_DECODE_ROBUST | SCN_DECODE_KPTR)) | SCN_DECODE_NO_FLOAT | SCN_DECODE_NO_POSITIONAL |
-                      SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N;
-    c->fmt_len = c->nargs = c->nsizes = c->arena_used = 0;
-    g->c = c;
-    g->nt = g->nsp = g->nitems = g->litn = g->est = 0;
-
-    unsigned hdr = rb(&r);
-    int positional = !(flags & SCN_DECODE_NO_POSITIONAL) && (hdr & 1);
-    int robust = (flags & SCN_DECODE_ROBUST) && !positional;
-    int trailing = -1;
-
-    char table[32];
-    int nt = 0;
-    const char *base = kern ? "diuoxXcsp%dxus" : "diuoxXcsp%dxu";
-    for (const char *p = base; *p; p++) table[nt++] = *p;
-    if (kern && (flags & SCN_DECODE_KPTR)) {
-        table[nt++] = 'K';
-        table[nt++] = 'K';
+    unsigned n = 0;
+    for (const char *p = x->kern ? "diuoxXcsp%dxus" : "diuoxXcsp%dxu"; *p; p++) x->conv[n++] = *p;
+    if (x->kern && (x->flags & SCN_DECODE_KPTR)) {
+        x->conv[n++] = 'K';
+        x->conv[n++] = 'K';
     }
-    if (!(flags & SCN_DECODE_NO_N)) table[nt++] = 'n';
-    if (!(flags & SCN_DECODE_NO_FLOAT))
-        for (const char *p = "fFeEgGaAfeg"; *p; p++) table[nt++] = *p;
-    if ((flags & SCN_DECODE_C23) && !(flags & SCN_DECODE_NO_BINARY) && !kern) {
-        table[nt++] = 'b';
-        table[nt++] = 'B';
+    if (!(x->flags & SCN_DECODE_NO_N)) x->conv[n++] = 'n';
+    if (!(x->flags & SCN_DECODE_NO_FLOAT))
+        for (const char *p = "fFeEgGaAfeg"; *p; p++) x->conv[n++] = *p;
+    if ((x->flags & SCN_DECODE_C23) && !(x->flags & SCN_DECODE_NO_BINARY) && !x->kern) {
+        x->conv[n++] = 'b';
+        x->conv[n++] = 'B';
     }
-    int need_sep = 0;
+    x->nconv = n;
+}
 
-    while (r.i < r.n && g->nt + 3 <= SCN_CASE_MAX_ARGS && g->est + 80 < SCN_CASE_MAX_FMT &&
-           g->nitems < 250 && g->nsp < sizeof g->sp / sizeof g->sp[0]) {
-        unsigned op = rb(&r);
-        if (op < 0x30 || (op < 0x38 && !robust)) {
-            unsigned n = (op & 15) + 1;
-            char t[40];
-            size_t k = 0;
-            for (unsigned i = 0; i < n; i++) {
-                unsigned b = rb(&r);
-                if (b == 0) b = 'x';
-                /* the kernel's isalnum() is Latin-1: 0xc0..0xff are letters too */
-                if (need_sep && k == 0 && (is_alnum(b) || b >= 0x80)) t[k++] = '.';
-                need_sep = 0;
-                t[k++] = (char)b;
-                if (b == '%') t[k++] = '%';
-            }
-            item_lit(g, t, k);
-            continue;
+/* a literal run of (op & 15) + 1 bytes ('%' doubled, NUL written 'x') */
+static void item_literal(struct gen *g, struct rd *r, unsigned op, struct dctx *x)
+{
+    unsigned n = (op & 15) + 1;
+    char t[40];
+    size_t k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned b = rb(r);
+        if (b == 0) b = 'x';
+        /* the kernel's isalnum() is Latin-1: 0xc0..0xff are letters too */
+        if (x->need_sep && k == 0 && (is_alnum(b) || b >= 0x80)) t[k++] = '.';
+        x->need_sep = 0;
+        t[k++] = (char)b;
+        if (b == '%') t[k++] = '%';
+    }
+    item_lit(g, t, k);
+}
+
+/* robust garbage: an invalid specification; returns 1 for a cut-short one,
+ * which ends the format */
+static int item_garbage(struct gen *g, struct rd *r, struct dctx *x)
+{
+    static const char bad[] = "yrkvNQWY!&(;~";
+    unsigned gb = rb(r), v = rb(r);
+    char t[16];
+    size_t k = 0;
+    t[k++] = '%';
+    if (gb % 4 == 3) {
+        x->trailing = (int)(v % 4);
+        return 1;
+    }
+    if (gb % 4 == 1) {
+        if (v & 1) t[k++] = '-';
+        if (v & 2) t[k++] = '0';
+        if (v & 4) t[k++] = '#';
+        if (v & 8) t[k++] = '1' + (char)(v >> 5);
+    } else if (gb % 4 == 2) {
+        static const char *const ls[] = { "l", "h", "ll", "hh", "z", "t", "j", "L" };
+        const char *l = ls[v & 7];
+        if (x->kern && (*l == 'j' || *l == 'L')) l = "l";
+        while (*l) t[k++] = *l++;
+    }
+    t[k++] = bad[(gb >> 2) % (sizeof bad - 1)];
+    x->need_sep = 0;
+    item_lit(g, t, k);
+    return 0;
+}
+
+/* ---- a conversion's value argument, by class: each returns its index,
+ * or -1 when the conversion is left out ---- */
+
+typedef int (*value_fn)(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x);
+
+static int value_int(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
+{
+    static const unsigned char iso_l[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T };
+    static const unsigned char ker_l[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_Z, L_T, L_NONE };
+    unsigned char len = x->kern ? ker_l[lsel] : iso_l[lsel];
+    if ((x->flags & SCN_DECODE_C23) && !x->kern && (vc & 4) && lsel >= 4) len = (unsigned char)(L_W8 + (lsel & 3));
+    s->len = len;
+    int sg = s->conv == 'd' || s->conv == 'i';
+    int type;
+    switch (len) {
+    case L_L: case L_W64: type = sg ? SCN_ARG_LONG : SCN_ARG_ULONG; break;
+    case L_LL: type = sg ? SCN_ARG_LLONG : SCN_ARG_ULLONG; break;
+    case L_J: type = sg ? SCN_ARG_INTMAX : SCN_ARG_UINTMAX; break;
+    case L_Z: type = sg ? SCN_ARG_SSIZE : SCN_ARG_SIZE; break;
+    case L_T: type = SCN_ARG_PTRDIFF; break;
+    default: type = sg ? SCN_ARG_INT : SCN_ARG_UINT; break;
+    }
+    int k = add_tmp(g, type);
+    int_value(&g->tmp[k], vc, r);
+    return k;
+}
+
+static int value_char(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
+{
+    static const unsigned wide[4] = { 0xe9, 0x20ac, 0x1f600, 0xd800 };
+    int k;
+    if (!(x->flags & SCN_DECODE_NO_WIDE) && (lsel & 4)) {
+        s->len = L_L;
+        k = add_tmp(g, SCN_ARG_WINT);
+        unsigned b = rb(r);
+        g->tmp[k].v.u = b < 0xc0 ? b : b < 0xf0 ? wide[b & 3] : rb3(r);
+    } else {
+        k = add_tmp(g, SCN_ARG_INT);
+        unsigned b = rb(r);
+        g->tmp[k].v.i = vc == 7 ? (int)(b | rb(r) << 8) - 32768 : (int)b;
+    }
+    return k;
+}
+
+static int value_str(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
+{
+    int wide = !(x->flags & SCN_DECODE_NO_WIDE) && (lsel & 4);
+    if (wide) s->len = L_L;
+    int k = add_tmp(g, wide ? SCN_ARG_WSTR : SCN_ARG_STR);
+    return add_string(g, k, r, wide, x->kern, vc) ? -1 : k;
+}
+
+static int value_ptr(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
+{
+    int k = add_tmp(g, SCN_ARG_PTR);
+    unsigned long long u = 0;
+    if (vc > 0 && vc < 3) u = rb(r);
+    else if (vc >= 3)
+        for (int i = 0; i < 8; i++) u |= (unsigned long long)rb(r) << (8 * i);
+    g->tmp[k].v.u = u;
+    g->tmp[k].is_null = u == 0;
+    if (x->kern) {
+        /* %px (the raw address) or %pK (kptr_restrict 0: as %p) */
+        s->is_px = (unsigned char)(lsel & 1 ? (lsel & 2 ? 'K' : 'x') : 0);
+        x->need_sep = 2;
+    }
+    return k;
+}
+
+/* a %p extension and the bytes it reads */
+static int value_kptr(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
+{
+    (void)lsel;
+    unsigned e = rb(r) % (sizeof kptr_ext / sizeof kptr_ext[0]);
+    s->kx = (unsigned char)(e + 1);
+    x->need_sep = 2;
+    return kptr_arg(g, s, e, vc, r);
+}
+
+static int value_n(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
+{
+    static const unsigned char nl[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T };
+    static const unsigned char nt[] = { SCN_N_INT, SCN_N_SCHAR, SCN_N_SHORT, SCN_N_LONG,
+                                        SCN_N_LLONG, SCN_N_INTMAX, SCN_N_SIZE, SCN_N_PTRDIFF };
+    (void)vc, (void)r, (void)x;
+    s->len = nl[lsel];
+    int k = add_tmp(g, SCN_ARG_N);
+    g->tmp[k].ntype = nt[lsel];
+    return k;
+}
+
+static int value_float(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
+{
+    (void)x;
+    int k;
+    if (lsel >= 6) {
+        s->len = L_BIGL;
+        k = add_tmp(g, SCN_ARG_LDOUBLE);
+        if (vc < 3) g->tmp[k].v.ld = dbl_special[rb(r) % (sizeof dbl_special / sizeof dbl_special[0])];
+        else if (vc == 3) g->tmp[k].v.ld = (long double)(int8_t)rb(r) / 8;
+        else g->tmp[k].v.ld = ld_from_raw(r, vc < 6 ? 70 : vc == 6 ? 1100 : 0);
+        return k;
+    }
+    s->len = lsel == 5 ? L_L : L_NONE;
+    k = add_tmp(g, SCN_ARG_DOUBLE);
+    double d;
+    if (vc < 3) d = dbl_special[rb(r) % (sizeof dbl_special / sizeof dbl_special[0])];
+    else if (vc == 3) d = (double)(int8_t)rb(r) / 8;
+    else {
+        uint64_t b = 0;
+        for (int i = 0; i < 8; i++) b |= (uint64_t)rb(r) << (8 * i);
+        if (vc < 6) { /* moderate: |d| in [2^-70, 2^71) */
+            unsigned ex = 1023 - 70 + (unsigned)((b >> 52) & 0x7ff) % 141;
+            b = (b & ~(0x7ffull << 52)) | (uint64_t)ex << 52;
         }
-        if (op < 0x38) { /* robust garbage */
-            static const char bad[] = "yrkvNQWY!&(;~";
-            unsigned gb = rb(&r), x = rb(&r);
-            char t[16];
-            size_t k = 0;
-            t[k++] = '%';
-            if (gb % 4 == 3) {
-                trailing = (int)(x % 4);
+        memcpy(&d, &b, 8);
+    }
+    canon_double(&d);
+    g->tmp[k].v.d = d;
+    return k;
+}
+
+/* The conversion classes: the flags each takes (others are dropped),
+ * whether it takes a width and a precision, what a boundary precision
+ * costs it (enum big_use), its value argument (none: "%%"). A letter not
+ * listed is a floating conversion. */
+enum { CL_FLOAT, CL_DEC, CL_BITS, CL_CHAR, CL_STR, CL_PTR, CL_KPTR, CL_N, CL_PERCENT };
+static const unsigned char conv_class[128] = {
+    ['d'] = CL_DEC, ['i'] = CL_DEC, ['u'] = CL_DEC, ['o'] = CL_BITS, ['x'] = CL_BITS, ['X'] = CL_BITS,
+    ['b'] = CL_BITS, ['B'] = CL_BITS, ['c'] = CL_CHAR, ['s'] = CL_STR, ['p'] = CL_PTR, ['K'] = CL_KPTR,
+    ['n'] = CL_N, ['%'] = CL_PERCENT,
+};
+#define F_ALL (F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO)
+static const struct {
+    unsigned char flags, width, prec, prec_use;
+    value_fn value;
+} classes[] = {
+    [CL_FLOAT] = { F_ALL, 1, 1, BIG_FLOAT, value_float },
+    [CL_DEC] = { F_MINUS | F_PLUS | F_SPACE | F_ZERO, 1, 1, BIG_PAD, value_int },
+    [CL_BITS] = { F_ALL, 1, 1, BIG_PAD, value_int },
+    [CL_CHAR] = { F_MINUS, 1, 0, BIG_PAD, value_char },
+    [CL_STR] = { F_MINUS, 1, 1, BIG_LIMIT, value_str },
+    [CL_PTR] = { F_MINUS, 1, 0, BIG_PAD, value_ptr },
+    [CL_KPTR] = { F_ALL, 1, 1, BIG_PAD, value_kptr },
+    [CL_N] = { 0, 0, 0, BIG_PAD, value_n },
+    [CL_PERCENT] = { 0, 0, 0, BIG_PAD, NULL },
+};
+
+/* the width (wmode 1 or 3: two bytes, 2: a '*' argument) */
+static void decode_width(struct gen *g, struct spec *s, struct rd *r, unsigned wmode, enum big_where where)
+{
+    if (wmode == 2) {
+        s->wmode = 2;
+        s->warg = (signed char)add_star(g, r, 0, BIG_PAD, where);
+        return;
+    }
+    unsigned v = rb2(r);
+    long long w = BIG_GATE(v) ? big_value(v & 0xff, 0, 0, BIG_PAD, where) : (v & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1);
+    if (w) {
+        s->wmode = 1;
+        s->width = w;
+    }
+}
+
+/* the precision (pmode 1: two bytes, 2: a '*' argument, 3: "." alone) */
+static void decode_prec_of(struct gen *g, struct spec *s, struct rd *r, unsigned pmode, enum big_use use,
+                           enum big_where where)
+{
+    s->pmode = (unsigned char)pmode;
+    if (pmode == 2) {
+        s->parg = (signed char)add_star(g, r, 1, use, where);
+    } else if (pmode == 1) {
+        unsigned v = rb2(r);
+        s->prec = BIG_GATE(v) ? big_value(v & 0xff, 0, 1, use, where) : decode_prec(v);
+    }
+}
+
+/* a conversion item: fb (flags, width mode, positional reuse), pb
+ * (precision mode, length, value class), then its arguments in order:
+ * width, precision, value */
+static void item_conversion(struct gen *g, struct rd *r, unsigned op, struct dctx *x)
+{
+    struct spec s;
+    memset(&s, 0, sizeof s);
+    s.warg = s.parg = s.varg = -1;
+    s.conv = (unsigned char)x->conv[op % x->nconv];
+    unsigned cl = conv_class[s.conv & 0x7f];
+    unsigned fb = rb(r), pb = rb(r);
+    unsigned wmode = (fb >> 5) & 3, pmode = pb & 3, lsel = (pb >> 2) & 7, vc = pb >> 5;
+    s.flags = (unsigned char)(fb & 31 & classes[cl].flags);
+    if (!classes[cl].value) {
+        item_lit(g, "%%", 2);
+        x->need_sep = 0;
+        return;
+    }
+    size_t nt0 = g->nt;
+    if (classes[cl].width && wmode) decode_width(g, &s, r, wmode, x->where);
+    if (classes[cl].prec && pmode) decode_prec_of(g, &s, r, pmode, (enum big_use)classes[cl].prec_use, x->where);
+    int k = classes[cl].value(g, &s, lsel, vc, r, x);
+    if (k < 0) { /* left out, with its '*' arguments */
+        g->nt = nt0;
+        return;
+    }
+    /* positional: fb bit 7 makes the conversion reuse an earlier argument
+     * of the same type (POSIX allows referencing one argument twice) */
+    if (x->positional && (fb & 0x80) && k == (int)g->nt - 1 && g->tmp[k].type != SCN_ARG_N) {
+        for (int j = k - 1; j >= 0; j--)
+            if (g->tmp[j].type == g->tmp[k].type) {
+                g->nt--;
+                k = j;
                 break;
             }
-            if (gb % 4 == 1) {
-                if (x & 1) t[k++] = '-';
-                if (x & 2) t[k++] = '0';
-                if (x & 4) t[k++] = '#';
-                if (x & 8) t[k++] = '1' + (char)(x >> 5);
-            } else if (gb % 4 == 2) {
-                static const char *const ls[] = { "l", "h", "ll", "hh", "z", "t", "j", "L" };
-                const char *l = ls[x & 7];
-                if (kern && (*l == 'j' || *l == 'L')) l = "l";
-                while (*l) t[k++] = *l++;
-            }
-            t[k++] = bad[(gb >> 2) % (sizeof bad - 1)];
-            need_sep = 0;
-            item_lit(g, t, k);
-            continue;
-        }
-        struct spec s;
-        memset(&s, 0, sizeof s);
-        s.warg = s.parg = s.varg = -1;
-        s.conv = (unsigned char)table[op % (unsigned)nt];
-        unsigned fb = rb(&r), pb = rb(&r);
-        unsigned fl = fb & 31;
-        unsigned wmode = (fb >> 5) & 3, pmode = pb & 3, lsel = (pb >> 2) & 7, vc = pb >> 5;
-        unsigned allow_fl, allow_prec = 1, allow_width = 1;
-        switch (s.conv) {
-        case 'd': case 'i': allow_fl = F_MINUS | F_PLUS | F_SPACE | F_ZERO; break;
-        case 'u': allow_fl = F_MINUS | F_PLUS | F_SPACE | F_ZERO; break;
-        case 'o': case 'x': case 'X': case 'b': case 'B':
-            allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break;
-        case 'c': case 's': case 'p': allow_fl = F_MINUS; allow_prec = s.conv == 's'; break;
-        case 'K': allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break;
-        case 'n': case '%': allow_fl = 0; allow_prec = allow_width = 0; break;
-        default: allow_fl = F_MINUS | F_PLUS | F_SPACE | F_HASH | F_ZERO; break; /* floats */
-        }
-        s.flags = (unsigned char)(fl & allow_fl);
-        if (s.conv == '%') {
-            item_lit(g, "%%", 2);
-            need_sep = 0;
-            continue;
-        }
-        /* width and precision (argument order: width, precision, value) */
-        if (allow_width && wmode) {
-            if (wmode == 2) {
-                s.wmode = 2;
-                s.warg = (signed char)add_star(g, &r);
-            } else {
-                unsigned v = (rb2(&r) & 0x1ff) % (SCN_DECODE_MAX_WIDTH + 1);
-                if (v) { s.wmode = 1; s.width = (short)v; }
-            }
-        }
-        if (allow_prec && pmode) {
-            s.pmode = (unsigned char)pmode;
-            if (pmode == 2) s.parg = (signed char)add_star(g, &r);
-            else if (pmode == 1) s.prec = decode_prec(rb2(&r));
-        }
-        int k;
-        switch (s.conv) {
-        case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'b': case 'B': {
-            static const unsigned char iso_l[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T };
-            static const unsigned char ker_l[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_Z, L_T, L_NONE };
-            unsigned char len = kern ? ker_l[lsel] : iso_l[lsel];
-            if ((flags & SCN_DECODE_C23) && !kern && (vc & 4) && lsel >= 4) len = (unsigned char)(L_W8 + (lsel & 3));
-            s.len = len;
-            int sg = s.conv == 'd' || s.conv == 'i';
-            int type;
-            switch (len) {
-            case L_L: type = sg ? SCN_ARG_LONG : SCN_ARG_ULONG; break;
-            case L_LL: type = sg ? SCN_ARG_LLONG : SCN_ARG_ULLONG; break;
-            case L_J: type = sg ? SCN_ARG_INTMAX : SCN_ARG_UINTMAX; break;
-            case L_Z: type = sg ? SCN_ARG_SSIZE : SCN_ARG_SIZE; break;
-            case L_T: type = SCN_ARG_PTRDIFF; break;
-            case L_W64: type = sg ? SCN_ARG_LONG : SCN_ARG_ULONG; break;
-            default: type = sg ? SCN_ARG_INT : SCN_ARG_UINT; break;
-            }
-            k = add_tmp(g, type);
-            int_value(&g->tmp[k], vc, &r);
-            break;
-        }
-        case 'c':
-            if (!(flags & SCN_DECODE_NO_WIDE) && (lsel & 4)) {
-                s.len = L_L;
-                k = add_tmp(g, SCN_ARG_WINT);
-                unsigned b = rb(&r);
-                g->tmp[k].v.u = b < 0xc0 ? b : (b < 0xf0 ? (unsigned[]){ 0xe9, 0x20ac, 0x1f600, 0xd800 }[b & 3]
-                                                         : rb3(&r));
-            } else {
-                k = add_tmp(g, SCN_ARG_INT);
-                unsigned b = rb(&r);
-                g->tmp[k].v.i = vc == 7 ? (int)(b | rb(&r) << 8) - 32768 : (int)b;
-            }
-            break;
-        case 's': {
-            int wide = !(flags & SCN_DECODE_NO_WIDE) && (lsel & 4);
-            if (wide) s.len = L_L;
-            k = add_tmp(g, wide ? SCN_ARG_WSTR : SCN_ARG_STR);
-            if (add_string(g, k, &r, wide, kern, vc)) {
-                g->nt--;
-                continue;
-            }
-            break;
-        }
-        case 'p': {
-            k = add_tmp(g, SCN_ARG_PTR);
-            unsigned long long u = 0;
-            if (vc == 0) u = 0;
-            else if (vc < 3) u = rb(&r);
-            else for (int i = 0; i < 8; i++) u |= (unsigned long long)rb(&r) << (8 * i);
-            g->tmp[k].v.u = u;
-            g->tmp[k].is_null = u == 0;
-            if (kern) {
-                /* %px (the raw address) or %pK (kptr_restrict 0: as %p) */
-                s.is_px = (unsigned char)(lsel & 1 ? (lsel & 2 ? 'K' : 'x') : 0);
-                need_sep = 2;
-            }
-            break;
-        }
-        case 'K': { /* a %p extension and the bytes it reads */
-            unsigned e = rb(&r) % (sizeof kptr_ext / sizeof kptr_ext[0]);
-            s.kx = (unsigned char)(e + 1);
-            k = kptr_arg(g, &s, e, vc, &r);
-            need_sep = 2;
-            break;
-        }
-        case 'n': {
-            static const unsigned char nl[] = { L_NONE, L_HH, L_H, L_L, L_LL, L_J, L_Z, L_T };
-            static const unsigned char nt_[] = { SCN_N_INT, SCN_N_SCHAR, SCN_N_SHORT, SCN_N_LONG,
-                                                 SCN_N_LLONG, SCN_N_INTMAX, SCN_N_SIZE, SCN_N_PTRDIFF };
-            s.len = nl[lsel];
-            k = add_tmp(g, SCN_ARG_N);
-            g->tmp[k].ntype = nt_[lsel];
-            break;
-        }
-        default: { /* floats */
-            if (lsel >= 6) {
-                s.len = L_BIGL;
-                k = add_tmp(g, SCN_ARG_LDOUBLE);
-                if (vc < 3) g->tmp[k].v.ld = dbl_special[rb(&r) % (sizeof dbl_special / sizeof dbl_special[0])];
-                else if (vc == 3) g->tmp[k].v.ld = (long double)(int8_t)rb(&r) / 8;
-                else g->tmp[k].v.ld = ld_from_raw(&r, vc < 6 ? 70 : vc == 6 ? 1100 : 0);
-            } else {
-                s.len = lsel == 5 ? L_L : L_NONE;
-                k = add_tmp(g, SCN_ARG_DOUBLE);
-                double d;
-                if (vc < 3) d = dbl_special[rb(&r) % (sizeof dbl_special / sizeof dbl_special[0])];
-                else if (vc == 3) d = (double)(int8_t)rb(&r) / 8;
-                else {
-                    uint64_t b = 0;
-                    for (int i = 0; i < 8; i++) b |= (uint64_t)rb(&r) << (8 * i);
-                    if (vc < 6) { /* moderate: |d| in [2^-70, 2^71) */
-                        unsigned ex = 1023 - 70 + (unsigned)((b >> 52) & 0x7ff) % 141;
-                        b = (b & ~(0x7ffull << 52)) | (uint64_t)ex << 52;
-                    }
-                    memcpy(&d, &b, 8);
-                }
-                canon_double(&d);
-                g->tmp[k].v.d = d;
-            }
-            break;
-        }
-        }
-        /* positional: fb bit 7 makes the conversion reuse an earlier argument
-         * of the same type (POSIX allows referencing one argument twice) */
-        if (positional && (fb & 0x80) && k == (int)g->nt - 1 && g->tmp[k].type != SCN_ARG_N) {
-            for (int j = k - 1; j >= 0; j--)
-                if (g->tmp[j].type == g->tmp[k].type) {
-                    g->nt--;
-                    k = j;
-                    break;
-                }
-        }
-        s.varg = (signed char)k;
-        g->sp[g->nsp] = s;
-        if (g->nitems < 256) {
-            g->item_spec[g->nitems++] = (short)g->nsp;
-            g->nsp++;
-        }
-        g->est += 40;
-        if (need_sep == 2) need_sep = 1;
-        else need_sep = 0;
     }
+    s.varg = (signed char)k;
+    g->sp[g->nsp] = s;
+    if (g->nitems < 256) {
+        g->item_spec[g->nitems++] = (short)g->nsp;
+        g->nsp++;
+    }
+    g->est += 40;
+    x->need_sep = x->need_sep == 2;
+}
 
-    /* SCN_DECODE_SHORT_LD: a long double that a decimal conversion prints
-     * is kept within 2^+-1100 (sign and digits kept).  Beyond, its exact
-     * expansion has up to 4,950 digits, which glibc (%Lf of 1e4000: 0.8 ms)
-     * and musl (%Le of 1e4000: 1.5 ms) produce in quadratic time: a few such
-     * inputs would take most of a differential campaign.  The corpus's
-     * LDBL_MAX / LDBL_TRUE_MIN cases, %La, and fuzz_ref (the reference
-     * alone, no flag) keep the extremes tested. */
-    if (flags & SCN_DECODE_SHORT_LD)
-        for (size_t i = 0; i < g->nsp; i++) {
-            const struct spec *sp = &g->sp[i];
-            if (sp->conv != 'a' && sp->conv != 'A' && sp->varg >= 0 &&
-                g->tmp[sp->varg].type == SCN_ARG_LDOUBLE)
-                g->tmp[sp->varg].v.ld = fold_ld(g->tmp[sp->varg].v.ld);
-        }
+/* ---- the case ---- */
 
-    /* argument positions: identity, or a permutation seeded by the header */
-    unsigned char pos[SCN_CASE_MAX_ARGS];
+/* SCN_DECODE_SHORT_LD: a long double that a decimal conversion prints
+ * is kept within 2^+-1100 (sign and digits kept).  Beyond, its exact
+ * expansion has up to 4,950 digits, which glibc and musl produce in
+ * quadratic time: a few such inputs would take most of a differential
+ * campaign.  The corpus's LDBL_MAX / LDBL_TRUE_MIN cases, %La, and fuzz_ref
+ * (the reference alone, no flag) keep the extremes tested. */
+static void fold_short_ld(struct gen *g)
+{
+    for (size_t i = 0; i < g->nsp; i++) {
+        const struct spec *sp = &g->sp[i];
+        if (sp->conv != 'a' && sp->conv != 'A' && sp->varg >= 0 && g->tmp[sp->varg].type == SCN_ARG_LDOUBLE)
+            g->tmp[sp->varg].v.ld = fold_ld(g->tmp[sp->varg].v.ld);
+    }
+}
+
+/* the arguments into the case at their positions: identity, or (positional)
+ * a permutation seeded by the header */
+static void place_args(struct gen *g, int positional, unsigned hdr, unsigned char *pos)
+{
     for (size_t i = 0; i < g->nt; i++) pos[i] = (unsigned char)i;
     if (positional) {
         uint32_t x = (hdr >> 1) * 2654435761u + 12345u;
@@ -833,41 +968,52 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
             pos[j] = t;
         }
     }
-    for (size_t i = 0; i < g->nt; i++) c->args[pos[i]] = g->tmp[i];
-    c->nargs = g->nt;
+    for (size_t i = 0; i < g->nt; i++) g->c->args[pos[i]] = g->tmp[i];
+    g->c->nargs = g->nt;
+}
 
+/* a '*' (and its n$ when positional) */
+static void put_star(struct scn_writer *w, int positional, unsigned pos)
+{
+    scn_w_ch(w, '*');
+    if (positional) {
+        scn_w_uint(w, pos + 1u);
+        scn_w_ch(w, '$');
+    }
+}
+
+/* one specification's text */
+static void put_spec(struct scn_writer *w, const struct spec *s, int positional, const unsigned char *pos)
+{
+    static const char flag_ch[5] = { '-', '+', ' ', '#', '0' };
+    scn_w_ch(w, '%');
+    if (positional) {
+        scn_w_uint(w, pos[s->varg] + 1u);
+        scn_w_ch(w, '$');
+    }
+    for (unsigned f = 0; f < 5; f++)
+        if (s->flags & (1u << f)) scn_w_ch(w, flag_ch[f]);
+    if (s->wmode == 1) scn_w_uint(w, (unsigned long long)s->width);
+    else if (s->wmode == 2) put_star(w, positional, pos[s->warg]);
+    if (s->pmode) {
+        scn_w_ch(w, '.');
+        if (s->pmode == 1) scn_w_uint(w, (unsigned long long)s->prec);
+        else if (s->pmode == 2) put_star(w, positional, pos[s->parg]);
+    }
+    scn_w_str(w, len_txt[s->len]);
+    scn_w_ch(w, s->kx ? 'p' : (char)s->conv);
+    if (s->is_px) scn_w_ch(w, (char)s->is_px);
+    if (s->kx) scn_w_str(w, kptr_ext[s->kx - 1].name);
+}
+
+/* the format: the items' text, then a cut-short specification (trailing >= 0) */
+static void render(struct gen *g, const unsigned char *pos, int positional, int trailing)
+{
+    struct scn_case *c = g->c;
     struct scn_writer w = scn_writer_on(c->fmt, SCN_CASE_MAX_FMT + 1);
     for (size_t it = 0; it < g->nitems; it++) {
-        if (g->item_spec[it] < 0) {
-            const char *l = g->lit + g->item_lit_off[it];
-            scn_w_put(&w, l, g->item_lit_len[it]);
-            continue;
-        }
-        const struct spec *s = &g->sp[g->item_spec[it]];
-        scn_w_ch(&w, '%');
-        if (positional) { scn_w_uint(&w, pos[s->varg] + 1u); scn_w_ch(&w, '$'); }
-        if (s->flags & F_MINUS) scn_w_ch(&w, '-');
-        if (s->flags & F_PLUS) scn_w_ch(&w, '+');
-        if (s->flags & F_SPACE) scn_w_ch(&w, ' ');
-        if (s->flags & F_HASH) scn_w_ch(&w, '#');
-        if (s->flags & F_ZERO) scn_w_ch(&w, '0');
-        if (s->wmode == 1) scn_w_uint(&w, (unsigned)s->width);
-        else if (s->wmode == 2) {
-            scn_w_ch(&w, '*');
-            if (positional) { scn_w_uint(&w, pos[s->warg] + 1u); scn_w_ch(&w, '$'); }
-        }
-        if (s->pmode) {
-            scn_w_ch(&w, '.');
-            if (s->pmode == 1) scn_w_uint(&w, (unsigned)s->prec);
-            else if (s->pmode == 2) {
-                scn_w_ch(&w, '*');
-                if (positional) { scn_w_uint(&w, pos[s->parg] + 1u); scn_w_ch(&w, '$'); }
-            }
-        }
-        scn_w_str(&w, len_txt[s->len]);
-        scn_w_ch(&w, s->kx ? 'p' : (char)s->conv);
-        if (s->is_px) scn_w_ch(&w, (char)s->is_px);
-        if (s->kx) scn_w_str(&w, kptr_ext[s->kx - 1].name);
+        if (g->item_spec[it] < 0) scn_w_put(&w, g->lit + g->item_lit_off[it], g->item_lit_len[it]);
+        else put_spec(&w, &g->sp[g->item_spec[it]], positional, pos);
     }
     if (trailing >= 0) {
         static const char *const cut[] = { "%", "%-", "%5", "%." };
@@ -875,5 +1021,41 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
     }
     scn_w_end(&w);
     c->fmt_len = w.len < SCN_CASE_MAX_FMT ? w.len : SCN_CASE_MAX_FMT;
+}
+
+size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
+                           enum scn_dialect dialect, unsigned flags)
+{
+    static __thread struct gen G; /* big scratch: keep it off the stack */
+    struct gen *g = &G;
+    struct rd r = { data, size, 0 };
+    struct dctx x;
+    memset(&x, 0, sizeof x);
+    x.kern = dialect == SCN_DIALECT_KERNEL;
+    x.flags = x.kern ? (flags & (SCN_DECODE_ROBUST | SCN_DECODE_KPTR)) | SCN_DECODE_NO_FLOAT |
+                           SCN_DECODE_NO_POSITIONAL | SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N
+                     : flags;
+    c->fmt_len = c->nargs = c->nsizes = c->arena_used = 0;
+    g->c = c;
+    g->nt = g->nsp = g->nitems = g->litn = g->est = 0;
+
+    unsigned hdr = rb(&r);
+    x.positional = !(x.flags & SCN_DECODE_NO_POSITIONAL) && (hdr & 1);
+    x.robust = (x.flags & SCN_DECODE_ROBUST) && !x.positional;
+    x.where = x.kern ? BIG_KERNEL : x.flags & SCN_DECODE_HUGE ? BIG_HUGE : BIG_ISO;
+    x.trailing = -1;
+    conv_table(&x);
+    while (r.i < r.n && g->nt + 3 <= SCN_CASE_MAX_ARGS && g->est + 80 < SCN_CASE_MAX_FMT && g->nitems < 250 &&
+           g->nsp < sizeof g->sp / sizeof g->sp[0]) {
+        unsigned op = rb(&r);
+        if (op < 0x30 || (op < 0x38 && !x.robust)) item_literal(g, &r, op, &x);
+        else if (op < 0x38) {
+            if (item_garbage(g, &r, &x)) break;
+        } else item_conversion(g, &r, op, &x);
+    }
+    if (x.flags & SCN_DECODE_SHORT_LD) fold_short_ld(g);
+    unsigned char pos[SCN_CASE_MAX_ARGS];
+    place_args(g, x.positional, hdr, pos);
+    render(g, pos, x.positional, x.trailing);
     return r.i;
 }

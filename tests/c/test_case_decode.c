@@ -20,11 +20,14 @@ static char out[1 << 16], out2[1 << 16], err[256];
 
 /* Independent check that every conversion of an ISO/kernel format has an
  * argument of exactly its type: returns 0 or a message. Also notes which
- * conversion reads each argument and which conversions the format has. */
-/* Independent check that every conversion of an ISO/kernel format has an
- * argument of exactly its type: returns 0 or a message. */
+ * conversion reads each argument, which conversions the format has, and
+ * its widths and precisions (check_bounds() checks them). */
 static struct {
     char conv[SCN_CASE_MAX_ARGS]; /* the conversion letter that reads each argument ('*' for a width/precision) */
+    char star_of[SCN_CASE_MAX_ARGS];   /* a '*' argument: the conversion whose width or precision it is */
+    char star_prec[SCN_CASE_MAX_ARGS]; /* ... 1: its precision */
+    int nnum;                          /* literal widths and precisions: */
+    struct { long long v; char conv, prec; } num[SCN_CASE_MAX_FMT / 2];
     int seen[256];                /* conversion letters seen */
     int wlen;                     /* a wN / wfN length seen */
     int positional;               /* an n$ specification seen */
@@ -79,6 +82,70 @@ static const char *check_vaf(const char *f, size_t n)
     return NULL;
 }
 
+/* the bytes %p extension KEXT[x] reads from the mem argument k, given its
+ * width (has_w: one, wv: its value) */
+static int kext_len(const struct scn_case *c, size_t x, int k, int has_w, long long wv)
+{
+    int len = KEXT[x].n;
+    if (wv < 0) wv = -wv;
+    if (!len && KEXT[x].name[0] == 'h') /* %ph: the width, none: 1, at most 64 */
+        return !has_w ? 1 : wv < 64 ? (int)wv : 64;
+    if (len == -1) /* %pE: the width, none: 1 */
+        return !has_w ? 1 : (int)wv;
+    if (len == -2) /* %pb: 8 per 64 bits */
+        return !has_w ? 0 : (int)(wv + 63) / 64 * 8;
+    if (len == -3) { /* %pIS: by the family of the bytes */
+        const struct scn_arg *m = &c->args[k];
+        unsigned fam = m->type == SCN_ARG_MEM && !m->is_null && !m->is_err && m->len >= 2
+                           ? (unsigned char)c->arena[m->off] | (unsigned char)c->arena[m->off + 1] << 8
+                           : 0;
+        return fam == 10 ? 28 : fam == 2 ? (m->len == 8 ? 8 : 16) : 2;
+    }
+    if (len == -4) /* %pe: no bytes (a valid pointer) */
+        return 0;
+    if (len == -5) /* %pV: a VAF whose format has its own length */
+        return c->args[k].is_vaf ? (int)c->args[k].len : -5;
+    return len;
+}
+
+/* the argument type of an integer conversion with length len (sg: signed), -1 if none */
+static int int_type(const char *len, int sg)
+{
+    if (!strcmp(len, "l") || !strcmp(len, "w64")) return sg ? SCN_ARG_LONG : SCN_ARG_ULONG;
+    if (!strcmp(len, "ll")) return sg ? SCN_ARG_LLONG : SCN_ARG_ULLONG;
+    if (!strcmp(len, "j")) return sg ? SCN_ARG_INTMAX : SCN_ARG_UINTMAX;
+    if (!strcmp(len, "z")) return sg ? SCN_ARG_SSIZE : SCN_ARG_SIZE;
+    if (!strcmp(len, "t")) return SCN_ARG_PTRDIFF;
+    if (!*len || !strcmp(len, "h") || !strcmp(len, "hh") || !strcmp(len, "w8") || !strcmp(len, "w16") ||
+        !strcmp(len, "w32"))
+        return sg ? SCN_ARG_INT : SCN_ARG_UINT;
+    return -1;
+}
+
+/* the case's arguments against what the format reads (want, wn: type and
+ * %n type of each of the max positions) */
+static const char *check_args(const struct scn_case *c, const int *want, const int *wn, int max)
+{
+    if ((size_t)max != c->nargs) return "argument count differs";
+    for (int i = 0; i < max; i++) {
+        if (want[i] < 0) return "gap in positions";
+        if (c->args[i].type != want[i]) return "argument type differs";
+        if (want[i] == SCN_ARG_N && c->args[i].ntype != wn[i]) return "%n type differs";
+        const struct scn_arg *a = &c->args[i];
+        if (want[i] == SCN_ARG_MEM && !a->is_null && !a->is_err && (int)a->len != SEEN.memlen[i])
+            return "a %p extension's mem argument has not the bytes it reads";
+        if (want[i] == SCN_ARG_MEM && a->is_err && (a->v.i < -SCN_CASE_MAX_ERRNO || a->v.i > -1))
+            return "mem:ERR(-E) out of range";
+        if (a->is_vaf != (SEEN.memlen[i] != -5 && !strcmp(SEEN.ext[i], "V")) || (a->is_vaf && (a->is_null || a->is_err)))
+            return "a VAF that is not the argument of a %pV, or a %pV's bytes that are no VAF";
+        if (a->is_vaf) {
+            const char *why = check_vaf(c->arena + a->off, a->len);
+            if (why) return why;
+        }
+    }
+    return NULL;
+}
+
 static const char *check_types(const struct scn_case *c, int kern, int nofloat)
 {
     memset(&SEEN, 0, sizeof SEEN);
@@ -91,7 +158,7 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
         if (*p == '%') { p++; continue; }
         int pos = 0;
         const char *q = p;
-        while (*q >= '0' && *q <= '9') pos = pos * 10 + (*q++ - '0');
+        while (*q >= '0' && *q <= '9') pos = pos < 100000 ? pos * 10 + (*q++ - '0') : (q++, pos); /* a width's digits too */
         int is_pos = q > p && *q == '$';
         SEEN.positional |= is_pos;
         if (positional < 0) positional = is_pos;
@@ -105,7 +172,7 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
             if (want[k_] >= 0 && (want[k_] != (T) || wn[k_] != (NT))) return "a position used with two types"; \
             want[k_] = (T); wn[k_] = (NT); SEEN.conv[k_] = cv_;                   \
         } while (0)
-        int ap = 0, star_w = -1, lit_w = -1;
+        int ap = 0, star_w = -1, star_p = -1, lit_w = -1, nnum0 = SEEN.nnum;
         char cv_ = '*';
         if (*p == '*') {
             p++;
@@ -113,10 +180,13 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
             star_w = is_pos ? ap - 1 : n;
             ARG(SCN_ARG_INT, 0);
         } else {
-            int w = 0;
-            while (*p >= '0' && *p <= '9') w = w * 10 + (*p++ - '0');
-            if (w > SCN_DECODE_MAX_WIDTH) return "width too large";
-            if (w) lit_w = w;
+            long long w = 0;
+            while (*p >= '0' && *p <= '9') if ((w = w * 10 + (*p++ - '0')) > (1LL << 40)) return "a width of 13 digits";
+            if (w) {
+                lit_w = w > 1 << 30 ? 1 << 30 : (int)w;
+                SEEN.num[SEEN.nnum].v = w;
+                SEEN.num[SEEN.nnum++].prec = 0;
+            }
         }
         if (*p == '.') {
             p++;
@@ -124,11 +194,13 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
                 p++;
                 ap = 0;
                 if (is_pos) { while (*p >= '0' && *p <= '9') ap = ap * 10 + (*p++ - '0'); if (*p++ != '$') return "*m$ expected"; }
+                star_p = is_pos ? ap - 1 : n;
                 ARG(SCN_ARG_INT, 0);
             } else {
-                int w = 0;
-                while (*p >= '0' && *p <= '9') w = w * 10 + (*p++ - '0');
-                if (w > SCN_DECODE_MAX_WIDTH) return "precision too large";
+                long long w = 0;
+                while (*p >= '0' && *p <= '9') if ((w = w * 10 + (*p++ - '0')) > (1LL << 40)) return "a precision of 13 digits";
+                SEEN.num[SEEN.nnum].v = w;
+                SEEN.num[SEEN.nnum++].prec = 1;
             }
         }
         char len[4] = {0};
@@ -136,20 +208,19 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
         while (*p && strchr("hljztLw0123456789", *p) && li < 3) len[li++] = *p++;
         char cv = *p ? *p++ : 0;
         SEEN.seen[(unsigned char)cv] = 1;
+        for (int k = nnum0; k < SEEN.nnum; k++) SEEN.num[k].conv = cv;
+        if (star_w >= 0 && star_w < SCN_CASE_MAX_ARGS) SEEN.star_of[star_w] = cv;
+        if (star_p >= 0 && star_p < SCN_CASE_MAX_ARGS) {
+            SEEN.star_of[star_p] = cv;
+            SEEN.star_prec[star_p] = 1;
+        }
         SEEN.wlen |= len[0] == 'w';
         cv_ = cv;
         ap = pos;
         int sg = cv == 'd' || cv == 'i';
         int T = -1, NT = 0;
         if (strchr("diouxXbB", cv) && cv) {
-            if (!strcmp(len, "l") || !strcmp(len, "w64")) T = sg ? SCN_ARG_LONG : SCN_ARG_ULONG;
-            else if (!strcmp(len, "ll")) T = sg ? SCN_ARG_LLONG : SCN_ARG_ULLONG;
-            else if (!strcmp(len, "j")) T = sg ? SCN_ARG_INTMAX : SCN_ARG_UINTMAX;
-            else if (!strcmp(len, "z")) T = sg ? SCN_ARG_SSIZE : SCN_ARG_SIZE;
-            else if (!strcmp(len, "t")) T = SCN_ARG_PTRDIFF;
-            else if (!*len || !strcmp(len, "h") || !strcmp(len, "hh") || !strcmp(len, "w8") || !strcmp(len, "w16") ||
-                     !strcmp(len, "w32")) T = sg ? SCN_ARG_INT : SCN_ARG_UINT;
-            else return "bad integer length";
+            if ((T = int_type(len, sg)) < 0) return "bad integer length";
         } else if (cv && strchr("aAeEfFgG", cv)) {
             if (kern || nofloat) return "float in kernel dialect or with NO_FLOAT";
             T = !strcmp(len, "L") ? SCN_ARG_LDOUBLE : SCN_ARG_DOUBLE;
@@ -168,27 +239,8 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
                     if (k_ >= SCN_CASE_MAX_ARGS) return "argument index out of range";
                     memcpy(SEEN.ext[k_], p, (size_t)(e - p));
                     SEEN.ext[k_][e - p] = 0;
-                    int len = KEXT[x].n;
-                    int has_w = star_w >= 0 || lit_w >= 0;
-                    long long wv = star_w >= 0 ? c->args[star_w].v.i : lit_w;
-                    if (wv < 0) wv = -wv;
-                    if (!len && p[0] == 'h') /* %ph: the width, none: 1, at most 64 */
-                        len = !has_w ? 1 : wv < 64 ? (int)wv : 64;
-                    else if (len == -1) /* %pE: the width, none: 1 */
-                        len = !has_w ? 1 : (int)wv;
-                    else if (len == -2) /* %pb: 8 per 64 bits */
-                        len = !has_w ? 0 : (int)(wv + 63) / 64 * 8;
-                    else if (len == -3) { /* %pIS: by the family of the bytes */
-                        const struct scn_arg *m = &c->args[k_];
-                        unsigned fam = m->type == SCN_ARG_MEM && !m->is_null && !m->is_err && m->len >= 2
-                                           ? (unsigned char)c->arena[m->off] | (unsigned char)c->arena[m->off + 1] << 8
-                                           : 0;
-                        len = fam == 10 ? 28 : fam == 2 ? (m->len == 8 ? 8 : 16) : 2;
-                    } else if (len == -4) /* %pe: no bytes (a valid pointer) */
-                        len = 0;
-                    else if (len == -5) /* %pV: a VAF whose format has its own length */
-                        len = c->args[k_].is_vaf ? (int)c->args[k_].len : -5;
-                    SEEN.memlen[k_] = len;
+                    SEEN.memlen[k_] = kext_len(c, x, k_, star_w >= 0 || lit_w >= 0,
+                                               star_w >= 0 ? c->args[star_w].v.i : lit_w);
                     p = e;
                 }
             if (kern && T == SCN_ARG_PTR) {
@@ -210,23 +262,48 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
     int max = 0;
     for (int i = 0; i < SCN_CASE_MAX_ARGS; i++) if (want[i] >= 0) max = i + 1;
     if (positional <= 0) max = n;
-    if ((size_t)max != c->nargs) return "argument count differs";
-    for (int i = 0; i < max; i++) {
-        if (want[i] < 0) return "gap in positions";
-        if (c->args[i].type != want[i]) return "argument type differs";
-        if (want[i] == SCN_ARG_N && c->args[i].ntype != wn[i]) return "%n type differs";
-        const struct scn_arg *a = &c->args[i];
-        if (want[i] == SCN_ARG_MEM && !a->is_null && !a->is_err && (int)a->len != SEEN.memlen[i])
-            return "a %p extension's mem argument has not the bytes it reads";
-        if (want[i] == SCN_ARG_MEM && a->is_err && (a->v.i < -SCN_CASE_MAX_ERRNO || a->v.i > -1))
-            return "mem:ERR(-E) out of range";
-        if (a->is_vaf != (SEEN.memlen[i] != -5 && !strcmp(SEEN.ext[i], "V")) || (a->is_vaf && (a->is_null || a->is_err)))
-            return "a VAF that is not the argument of a %pV, or a %pV's bytes that are no VAF";
-        if (a->is_vaf) {
-            const char *why = check_vaf(c->arena + a->off, a->len);
-            if (why) return why;
-        }
-    }
+    return check_args(c, want, wn, max);
+}
+
+/* The boundary values of case_decode.c's header: 1 when v (a literal
+ * number when !star, else a '*' value) is one of them */
+static int boundary_value(long long v, int star)
+{
+    static const long long lits[] = {
+        1023, 1024, 2047, 2048, 4095, 4096, 4097, 8192, 8191, 16383, 16384, 32766, 32767, 32768, 32769,
+        65534, 65535, 65536, 65537, 131072, 2147483646, 2147483647, 8388607, 8388608, 16777215, 16777216,
+        1073741824,
+    };
+    static const long long past[] = { 2147483648LL, 2147483649LL, 3000000000LL, 4294967295LL,
+                                      4294967296LL, 4294967297LL, 4294971391LL, 9999999999LL };
+    if (star && (v == -2147483647 - 1 || v == -2147483647)) return 1;
+    for (size_t i = 0; i < sizeof lits / sizeof lits[0]; i++)
+        if (v == lits[i] || (star && v == -lits[i])) return 1;
+    for (size_t i = 0; !star && i < sizeof past / sizeof past[0]; i++)
+        if (v == past[i]) return 1;
+    return 0;
+}
+
+/* A width or precision v of conversion conv (star: a '*' value; prec: a
+ * precision) in a case decoded where (0 ISO, 1 SCN_DECODE_HUGE, 2 kernel):
+ * NULL, or why it is out of bounds: beyond [0, 512] ('*': [-512, 512]) it
+ * is a boundary value, and one that a target there pads past 65537 bytes
+ * (the kernel: 8192; its literal widths kept in 24 bits, precisions in 16,
+ * a '*' width clamped to 2^23 - 1) or computes past 8192 digits only where
+ * nothing is padded: a %s precision, a negative precision, a literal past
+ * INT_MAX (ISO: the format's number overflows), SCN_DECODE_HUGE. */
+static const char *check_number(long long v, int star, int prec, char conv, int where)
+{
+    if (v >= (star ? -SCN_DECODE_MAX_WIDTH : 0) && v <= SCN_DECODE_MAX_WIDTH) return NULL;
+    if (!boundary_value(v, star)) return "a width or precision beyond 512 that is no boundary value";
+    if (where == 1 || (prec && (conv == 's' || v < 0))) return NULL;
+    long long e = v; /* what a target pads or computes */
+    if (where == 2 && !star && prec) e = (int16_t)(uint16_t)v < 0 ? 0 : (int16_t)(uint16_t)v;
+    else if (where == 2 && !star) e = (int32_t)((uint32_t)v << 8) >> 8;
+    else if (!star && v > 2147483647) return NULL;
+    if (e < 0) e = -e;
+    if (e > (where == 2 || (prec && strchr("aAeEfFgG", conv)) ? 8192 : 65537))
+        return "a boundary value that a target of the dialect pads or computes for long";
     return NULL;
 }
 
@@ -234,14 +311,21 @@ static const char *check_types(const struct scn_case *c, int kern, int nofloat)
  * (flags fl): returns NULL or what is out of bounds. */
 static const char *check_bounds(const struct scn_case *c, int kern, unsigned fl)
 {
+    int where = kern ? 2 : fl & SCN_DECODE_HUGE ? 1 : 0;
+    for (int i = 0; i < SEEN.nnum; i++) {
+        const char *why = check_number(SEEN.num[i].v, 0, SEEN.num[i].prec, SEEN.num[i].conv, where);
+        if (why) return why;
+    }
     if (c->fmt_len > SCN_CASE_MAX_FMT || strlen(c->fmt) != c->fmt_len) return "format length";
     if (c->nargs > SCN_CASE_MAX_ARGS || c->arena_used > SCN_CASE_ARENA) return "argument count or arena";
     if (c->nsizes) return "a decoded case has no @sizes";
     for (size_t i = 0; i < c->nargs; i++) {
         const struct scn_arg *a = &c->args[i];
         if (a->type >= SCN_ARG__COUNT) return "argument type";
-        if (SEEN.conv[i] == '*' && (a->v.i < -SCN_DECODE_MAX_WIDTH || a->v.i > SCN_DECODE_MAX_WIDTH))
-            return "a '*' argument beyond [-512, 512]";
+        if (SEEN.conv[i] == '*') {
+            const char *why = check_number(a->v.i, 1, SEEN.star_prec[i], SEEN.star_of[i], where);
+            if (why) return why;
+        }
         if (a->type == SCN_ARG_STR && !a->is_null) {
             if ((size_t)a->off + a->len + 1 > c->arena_used) return "a string outside the used arena";
             if (memchr(c->arena + a->off, 0, a->len) || c->arena[a->off + a->len]) return "a string's NUL";
@@ -342,6 +426,44 @@ static void test_decoder(void)
     CHECK(!strcmp(out, "\"%261d\" int:7"), "grammar example 3: %s", out);
 }
 
+/* The boundary values of the header's grammar: a width's, precision's or
+ * '*' value's high byte 0x7c..0x7f, its low byte b the choice. */
+static void test_boundary_grammar(void)
+{
+    static const struct {
+        unsigned char op, fb, pb, lo, hi;
+        int dialect;
+        unsigned flags;
+        const char *text;
+    } ex[] = {
+        /* 'd' (ISO op 0x4b), literal width (fb 0x20): b 4 = 4095, b 65 = 32768 (64 + 65 % 12) */
+        { 0x4b, 0x20, 0x00, 0x04, 0x7c, SCN_DIALECT_ISO, 0, "\"%4095d\" int:7" },
+        { 0x4b, 0x20, 0x00, 0x41, 0x7f, SCN_DIALECT_ISO, 0, "\"%32768d\" int:7" },
+        /* b 113: INT_MAX, which glibc pads for seconds: 1024 (b % 8 = 1 of the first group) in
+         * the ISO dialect, itself with SCN_DECODE_HUGE and in the kernel (24 bits: -1, no width) */
+        { 0x4b, 0x20, 0x00, 0x71, 0x7c, SCN_DIALECT_ISO, 0, "\"%1024d\" int:7" },
+        { 0x4b, 0x20, 0x00, 0x71, 0x7c, SCN_DIALECT_ISO, SCN_DECODE_HUGE, "\"%2147483647d\" int:7" },
+        { 0x38, 0x20, 0x00, 0x71, 0x7e, SCN_DIALECT_KERNEL, 0, "\"%2147483647d\" int:7" },
+        /* b 96: past INT_MAX, the format's own number overflows */
+        { 0x4b, 0x20, 0x00, 0x60, 0x7c, SCN_DIALECT_ISO, 0, "\"%2147483648d\" int:7" },
+        /* '*' (fb 0x40): b 0x84 = -4095; b 114 INT_MIN, a width only with SCN_DECODE_HUGE (else
+         * 2047), a precision (pb 0x02) anywhere: negative, omitted */
+        { 0x4b, 0x40, 0x00, 0x84, 0x7d, SCN_DIALECT_ISO, 0, "\"%*d\" int:-4095 int:7" },
+        { 0x4b, 0x40, 0x00, 0x72, 0x7c, SCN_DIALECT_ISO, 0, "\"%*d\" int:2047 int:7" },
+        { 0x4b, 0x40, 0x00, 0x72, 0x7c, SCN_DIALECT_ISO, SCN_DECODE_HUGE, "\"%*d\" int:-2147483648 int:7" },
+        { 0x4b, 0x00, 0x02, 0x72, 0x7c, SCN_DIALECT_ISO, 0, "\"%.*d\" int:-2147483648 int:7" },
+        /* a %s precision (op 0x39, pb 0x01) only limits: INT_MAX anywhere */
+        { 0x39, 0x00, 0x01, 0x71, 0x7d, SCN_DIALECT_ISO, 0, "\"%.2147483647s\" str:\"\\x07\\x07\\x07\\x07\\x07\\x07\\x07\"" },
+    };
+    for (size_t i = 0; i < sizeof ex / sizeof ex[0]; i++) {
+        unsigned char d[] = { 0x00, ex[i].op, ex[i].fb, ex[i].pb, ex[i].lo, ex[i].hi, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07 };
+        size_t n = ex[i].op == 0x39 ? sizeof d : 7;
+        scn_case_from_bytes(d, n, &C, (enum scn_dialect)ex[i].dialect, ex[i].flags);
+        scn_case_format(&C, out, sizeof out);
+        CHECK(!strcmp(out, ex[i].text), "boundary example %zu: %s, expected %s", i, out, ex[i].text);
+    }
+}
+
 
 /* bounds and flags over many random inputs, robust mode included */
 static void test_bounds_and_flags(void)
@@ -355,9 +477,13 @@ static void test_bounds_and_flags(void)
         SCN_DECODE_C23 | SCN_DECODE_SHORT_LD,
         SCN_DECODE_SHORT_LD,
         SCN_DECODE_ROBUST | SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N,
+        SCN_DECODE_HUGE,
+        SCN_DECODE_HUGE | SCN_DECODE_C23 | SCN_DECODE_ROBUST,
     };
     static unsigned char data[4096];
     int binary = 0, wlen = 0, wide = 0, n = 0, ld = 0, big = 0;
+    /* boundary values: numbers and '*' values beyond 512, of the header's groups */
+    long nums = 0, beyond = 0, small = 0, mid = 0, past = 0, intmax = 0, intmax_s = 0, star_big = 0, star_min = 0;
     for (int it = 0; it < 8000; it++) {
         /* mostly short inputs, some long ones that reach the format/argument limits */
         size_t len = it % 50 == 0 ? sizeof data : rnd() % 600;
@@ -377,6 +503,23 @@ static void test_bounds_and_flags(void)
                   oob ? oob : "", out);
             break;
         }
+        for (int i = 0; i < SEEN.nnum; i++) {
+            long long v = SEEN.num[i].v;
+            nums++;
+            beyond += v > SCN_DECODE_MAX_WIDTH;
+            small += v > SCN_DECODE_MAX_WIDTH && v <= 8192;
+            mid += v > 8192 && v <= 131072;
+            past += v > 2147483647;
+            intmax += v == 2147483647 && SEEN.num[i].conv != 's';
+            intmax_s += v == 2147483647 && SEEN.num[i].conv == 's';
+        }
+        for (size_t i = 0; i < C.nargs; i++)
+            if (SEEN.conv[i] == '*') {
+                nums++;
+                beyond += C.args[i].v.i > SCN_DECODE_MAX_WIDTH || C.args[i].v.i < -SCN_DECODE_MAX_WIDTH;
+                star_big += C.args[i].v.i > SCN_DECODE_MAX_WIDTH || C.args[i].v.i < -SCN_DECODE_MAX_WIDTH;
+                star_min += C.args[i].v.i == -2147483647 - 1;
+            }
         binary += SEEN.seen['b'] | SEEN.seen['B'];
         wlen += SEEN.wlen;
         n += SEEN.seen['n'];
@@ -389,6 +532,14 @@ static void test_bounds_and_flags(void)
     /* the checks above saw what they check */
     CHECK(binary > 50 && wlen > 50 && wide > 50 && n > 50 && ld > 50 && big > 20,
           "variety: %d %%b, %d wN, %d wide, %d %%n, %d long double, %d near the limits", binary, wlen, wide, n, ld, big);
+    /* boundary values: every group reached, INT_MAX as a %s precision and
+     * (kernel, SCN_DECODE_HUGE) elsewhere, INT_MIN as a '*' value; and rare:
+     * about one number in 64 (a gate on one byte of two) */
+    CHECK(small > 300 && mid > 100 && past > 50 && intmax > 3 && intmax_s > 0 && star_big > 100 && star_min > 20,
+          "boundary values: %ld of 513..8192, %ld of 8193..131072, %ld past INT_MAX, INT_MAX %ld times (%ld as a "
+          "%%s precision), %ld '*' values beyond 512, %ld INT_MIN", small, mid, past, intmax, intmax_s, star_big,
+          star_min);
+    CHECK(beyond * 20 < nums && beyond * 200 > nums, "boundary values are %ld of %ld numbers", beyond, nums);
 
     /* nothing in, nothing out; a missing byte reads as 0 */
     scn_case_from_bytes(NULL, 0, &C, SCN_DIALECT_ISO, 0);
@@ -532,6 +683,7 @@ static void test_kptr(void)
 int main(void)
 {
     test_decoder();
+    test_boundary_grammar();
     test_kptr();
     test_bounds_and_flags();
     test_reuse();
