@@ -7,13 +7,13 @@
 
 int scn_mutant;
 
-static unsigned char reached[SCN_MUTANT_MAX];
+unsigned char scn_mutant_seen[SCN_MUTANT_MAX];
 static int lowest = SCN_MUTANT_MAX, highest; /* the span of ids noted since the last scn_mutant_reached() */
 
 int scn_mutant_reach(int n)
 {
-    if (n > 0 && n < SCN_MUTANT_MAX && !reached[n]) {
-        reached[n] = 1;
+    if (n > 0 && n < SCN_MUTANT_MAX && !scn_mutant_seen[n]) {
+        scn_mutant_seen[n] = 1;
         if (n < lowest) lowest = n;
         if (n > highest) highest = n;
     }
@@ -24,8 +24,8 @@ size_t scn_mutant_reached(int *ids, size_t cap)
 {
     size_t k = 0;
     for (int n = lowest; n <= highest; n++) {
-        if (!reached[n]) continue;
-        reached[n] = 0;
+        if (!scn_mutant_seen[n]) continue;
+        scn_mutant_seen[n] = 0;
         if (k < cap) ids[k] = n;
         k++;
     }

@@ -17,7 +17,8 @@
  * Anything else ends the program (exit 2): a typo must not run the original
  * under a mutant's name. The schema's guards are the macro SCN_MUTANT_IS(n),
  * which mutate.py defines in front of the schema (the source under -nostdinc
- * includes nothing of ours).
+ * includes nothing of ours):
+ *   (scn_mutant == (n) || (scn_mutant < 0 && !scn_mutant_seen[n] && scn_mutant_reach(n)))
  */
 #ifndef SCN_MUTANT_SWITCH_H
 #define SCN_MUTANT_SWITCH_H
@@ -28,9 +29,12 @@ extern int scn_mutant;
 
 enum { SCN_MUTANT_MAX = 1 << 16 }; /* mutant ids are 1..SCN_MUTANT_MAX-1 */
 
-/* Called by a guard when scn_mutant is -1: notes that mutant n's point was
- * reached and returns 0 (the original's branch is taken). */
+/* Called by a guard when scn_mutant is -1 and scn_mutant_seen[n] is 0:
+ * notes that mutant n's point was reached (scn_mutant_seen[n] = 1, so that
+ * the guard's next evaluations cost a load, not a call) and returns 0 (the
+ * original's branch is taken). */
 int scn_mutant_reach(int n);
+extern unsigned char scn_mutant_seen[SCN_MUTANT_MAX];
 
 /* The mutants reached since the last call, in increasing order (at most cap
  * of them into ids; the count of all is returned), and forgets them. */

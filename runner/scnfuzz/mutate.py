@@ -11,7 +11,9 @@ the mutation build (mutate_build.py) and each goes through the stages of
 mutate_run.py, cheapest first. The report (mutate_report.py): report.json,
 report.md and annotated.html in reports/<UTC stamp>-mutate/.
 """
+import collections
 import concurrent.futures
+import fcntl
 import json
 import os
 import re
@@ -27,7 +29,7 @@ from . import mutate_build as mb
 from . import mutate_report, mutate_run
 from .errors import SetupError, UsageError
 from .progress import Progress
-from .runs import Run, lock_run_dir, utc_iso
+from .runs import Run
 
 DEFAULT_TIME_S = 10.0
 UNREACHABLE_TSV = mb.ROOT / "runner" / "scnfuzz" / "mutate_unreachable.tsv"
@@ -36,8 +38,13 @@ UNREACHABLE_TSV = mb.ROOT / "runner" / "scnfuzz" / "mutate_unreachable.tsv"
 _GUARD = re.compile(rb"\bscn_mutant (==|!=) (\d+)\b")
 SCHEMA_PROLOGUE = (mb.SCHEMA_MARK + b" every mutant of this file, chosen at run time by env SCN_MUTANT "
                    b"(core/targets/mutant_switch.h; ./scnfuzz mutate) */\n"
-                   b"extern int scn_mutant;\nextern int scn_mutant_reach(int);\n"
-                   b"#define SCN_MUTANT_IS(n) (scn_mutant == (n) || (scn_mutant < 0 && scn_mutant_reach(n)))\n")
+                   b"extern int scn_mutant;\nextern int scn_mutant_reach(int);\nextern unsigned char scn_mutant_seen[];\n"
+                   b"#define SCN_MUTANT_IS(n) (scn_mutant == (n) || "
+                   b"(scn_mutant < 0 && !scn_mutant_seen[n] && scn_mutant_reach(n)))\n"
+                   # a mutant may warn where the original does not (a constant out of a type's range,
+                   # a comparison always false): the build's -Werror must not stop the schema
+                   b"#pragma GCC diagnostic ignored \"-Wall\"\n#pragma GCC diagnostic ignored \"-Wextra\"\n"
+                   b"#ifdef __clang__\n#pragma clang diagnostic ignored \"-Weverything\"\n#endif\n")
 
 
 def add_parser(sub, epilog):
@@ -80,8 +87,7 @@ class Session:
         self.subject = mb.subject(args.target)
         self.build = mb.MutationBuild(self.subject)
         self.build.base.mkdir(parents=True, exist_ok=True)
-        lock_run_dir(self.build.base, hint=f"another `scnfuzz mutate --target {self.subject.name}` uses "
-                     f"{self.build.base}; wait for it to end")
+        _lock_build(self.build.base)
         self.stopper = mutate_run.Stopper()
         self.interrupted = False
         self.work = self.build.base / "work" / str(os.getpid())
@@ -116,6 +122,21 @@ class Session:
     def fuzz_stage(self, original):
         paths = [(f, self.build.tool(f), env) for f, env in self.subject.fuzzers]
         return mutate_run.FuzzStage(paths, self.build.tool("scn-replay"), original, self.work, self.stopper)
+
+
+_HELD = []
+
+
+def _lock_build(base):
+    """One mutate run per mutation build at a time (flock on DIR/.lock, held
+    until exit): a second one waits for the first, saying so."""
+    fd = os.open(base / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        _say(f"waiting for another `scnfuzz mutate` using {base} to end")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    _HELD.append(fd)
 
 
 def _say(msg):
@@ -349,124 +370,34 @@ def _guarded(fn, it, stopper):
 
 
 def run_mutants(args):
-    from . import mutator, tce
     with Session(args) as s:
         b = s.build
         phases = {}
         t = time.monotonic()
         b.prepare()
         path = b.source_file(args.file or s.subject.default_file)
-        root = b.source_root()
-        rel = path.relative_to(root.resolve()).as_posix() if path.is_relative_to(root.resolve()) else str(path)
+        root = b.source_root().resolve()
+        rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         original = b.original(path)
         phases["build_s"] = time.monotonic() - t
-        run = Run.create("mutate", args.out)
-        s.check_stop()
-
-        # the mutants, parsed from the original beside the file (its relative includes)
         t = time.monotonic()
-        argv, _ = b.compile_command(path)
-        flags = b.compile_args(path)
-        parse_at = path
-        if path.read_bytes() != original:
-            parse_at = path.with_name(f".scnfuzz-original-{path.name}")
-            parse_at.write_bytes(original)
-        try:
-            mutants = mutator.generate(str(parse_at), flags, args.function)
-        finally:
-            if parse_at != path:
-                parse_at.unlink()
-        if args.function and not mutants:
-            raise UsageError(f"--function {', '.join(args.function)}: no mutant in {rel} (no such function, or "
-                             f"nothing to mutate in it)")
-        if not mutants:
-            raise UsageError(f"{rel}: the mutator found nothing to mutate")
-        if len(mutants) >= 65535:
-            raise SetupError(f"{rel}: {len(mutants)} mutants, more than the switch takes (65535)")
+        mutants = _generate(b, path, rel, original, args.function)
         phases["generate_s"] = time.monotonic() - t
-        _say(f"{len(mutants)} mutants of {rel}; trivial compiler equivalence ({args.jobs} compiles at a time)")
-        s.check_stop()
-
-        t = time.monotonic()
+        s.check_stop()  # (no run directory yet: nothing to report)
+        run = Run.create("mutate", args.out)
         prog = Progress("scnfuzz mutate", every=2.0)
-        tce_prog = lambda done, total: prog.update(f"TCE {done}/{total}", frac=done / max(1, total))
-        parse_at = path.with_name(f".scnfuzz-tce-{path.name}")
-        parse_at.write_bytes(original)
+        status = {m.id: ("not-run", "") for m in mutants}
+        outcomes, cs = {}, None
         try:
-            verdict = tce.classify(str(parse_at), original, mutants, argv, jobs=args.jobs, progress=tce_prog)
-        finally:
-            parse_at.unlink()
-        phases["tce_s"] = time.monotonic() - t
-        s.check_stop()
-
-        rows = load_unreachable(s.subject.name, rel)
-        status = {}
-        for m in mutants:
-            st, detail = verdict.get(m.id, ("live", ""))
-            if st == "live":
-                why = _unreachable_reason(m, rows)
-                if why:
-                    st, detail = "unreachable", why
-            status[m.id] = (st, detail)
-        live = [m for m in mutants if status[m.id][0] == "live"]
-        _say(f"{len(live)} live: " + ", ".join(f"{sum(1 for v in status.values() if v[0] == k)} {k}"
-                                              for k in ("equivalent", "duplicate", "stillborn", "unreachable")))
-
-        t = time.monotonic()
-        outcomes = {}
-        cs = None
-        if live:
-            b.substitute(path, schema_source(mutator, original, live))
-            b.build()
-            phases["schema_build_s"] = time.monotonic() - t
-            s.check_stop()
-            corpus = mutate_run.Corpus(conform_mod.corpus_files())
-            cs = s.conform_stage(corpus)
-            t = time.monotonic()
-            _say("baseline: the corpus on the unmodified target, noting which mutants each case reaches")
-            cs.baseline(dict(os.environ, SCN_MUTANT="-1"), reach=True)
-            phases["baseline_s"] = time.monotonic() - t
-            s.check_stop()
-
-            t = time.monotonic()
-            tally = Tally(len(live))
-
-            def conform_one(m):
-                units = cs.reach.get(m.id, set())
-                if not units:
-                    return mutate_run.Outcome("survived", "conform", reached_by=0,
-                                              detail="no corpus case reaches it")
-                o = cs.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), units)
-                o.reached_by = len(units)
-                return o
-            outcomes = _parallel(live, conform_one, args.jobs, tally, "conformance", prog, s.stopper)
-            phases["conform_s"] = time.monotonic() - t
-
-            survivors = [m for m in live if outcomes.get(m) and outcomes[m].status == "survived"]
-            if survivors and not s.interrupted:
-                t = time.monotonic()
-                fz = s.fuzz_stage(mutate_run.Original(b.tool("scn-replay"), dict(os.environ, SCN_MUTANT="0")))
-                ftally = Tally(len(survivors))
-                ftally.counts = {}
-
-                def fuzz_one(m):
-                    before = outcomes[m]
-                    o = fz.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), args.time)
-                    o.reached_by = before.reached_by
-                    o.executions += before.executions
-                    o.seconds += before.seconds
-                    if o.status == "survived" and before.detail and not o.detail:
-                        o.detail = before.detail
-                    return o
-                fres = _parallel(survivors, fuzz_one, args.jobs, ftally, f"campaigns ({args.time:g} s each)",
-                                 prog, s.stopper)
-                for m, o in fres.items():
-                    if o.status != "not-run":
-                        outcomes[m] = o
-                    else:
-                        outcomes[m].detail = (outcomes[m].detail or "") + " (its campaign was not run: interrupted)"
-                        outcomes[m].status = "not-run"
-                phases["fuzz_s"] = time.monotonic() - t
+            status = _classify(s, b, path, rel, original, mutants, prog, phases)
+            live = [m for m in mutants if status[m.id][0] == "live"]
+            if live and not s.interrupted:
+                cs = _schema_and_baseline(s, b, path, original, live, phases)
+            if cs and not s.interrupted:
+                outcomes = _stages(s, cs, live, prog, phases)
+        except (SetupError, mutate_run.Cancelled, mutate_run.BaselineError):
+            if not s.interrupted:  # (a stage's process killed by the Ctrl-C: the report of what was done)
+                raise
         prog.done(f"{'interrupted' if s.interrupted else 'done'} after {_dur(time.monotonic() - s.t0)}")
         model = mutate_report.model(s.subject, rel, root, mutants, status, outcomes, original, cs, phases,
                                     args, s.interrupted, time.monotonic() - s.t0)
@@ -475,3 +406,114 @@ def run_mutants(args):
         if args.json:
             print(json.dumps(mutate_report.json_line(model, run.path)))
         return 130 if s.interrupted else 0
+
+
+def _generate(b, path, rel, original, functions):
+    """The mutants, parsed from the original beside the file (its relative includes)."""
+    from . import mutator
+    flags = b.compile_args(path)
+    parse_at = path
+    if path.read_bytes() != original:
+        parse_at = path.with_name(f".scnfuzz-original-{path.name}")
+        parse_at.write_bytes(original)
+    try:
+        mutants = mutator.generate(str(parse_at), flags, functions)
+    finally:
+        if parse_at != path:
+            parse_at.unlink()
+    if functions and not mutants:
+        raise UsageError(f"--function {', '.join(functions)}: no mutant in {rel} (no such function, or nothing "
+                         f"to mutate in it)")
+    if not mutants:
+        raise UsageError(f"{rel}: the mutator found nothing to mutate")
+    if len(mutants) >= 65535:
+        raise SetupError(f"{rel}: {len(mutants)} mutants, more than the switch takes (65535)")
+    return mutants
+
+
+def _classify(s, b, path, rel, original, mutants, prog, phases):
+    """id -> (status, detail): TCE's verdict, then the unreachable table for the live ones."""
+    from . import tce
+    _say(f"{len(mutants)} mutants of {rel}; trivial compiler equivalence ({s.args.jobs} compiles at a time)")
+    t = time.monotonic()
+    argv, _ = b.compile_command(path)
+    at = path.with_name(f".scnfuzz-tce-{path.name}")
+    at.write_bytes(original)
+    try:
+        verdict = tce.classify(str(at), original, mutants, argv, jobs=s.args.jobs,
+                               progress=lambda done, total: prog.update(f"TCE {done}/{total}",
+                                                                        frac=done / max(1, total)))
+    finally:
+        at.unlink()
+    phases["tce_s"] = time.monotonic() - t
+    rows = load_unreachable(s.subject.name, rel)
+    status = {}
+    for m in mutants:
+        st, detail = verdict.get(m.id, ("live", ""))
+        if st == "live":
+            why = _unreachable_reason(m, rows)
+            if why:
+                st, detail = "unreachable", why
+        status[m.id] = (st, detail)
+    counts = collections.Counter(st for st, _ in status.values())
+    _say(f"{counts['live']} live, " + ", ".join(f"{counts[k]} {k}" for k in
+                                                ("equivalent", "duplicate", "stillborn", "unreachable")))
+    return status
+
+
+def _schema_and_baseline(s, b, path, original, live, phases):
+    """The live mutants' schema built in place of the file, and the baseline
+    run: the unmodified target's failing results and which cases reach which mutant."""
+    from . import mutator
+    t = time.monotonic()
+    b.substitute(path, schema_source(mutator, original, live))
+    b.build()
+    phases["schema_build_s"] = time.monotonic() - t
+    if s.interrupted:
+        return None
+    cs = s.conform_stage(mutate_run.Corpus(conform_mod.corpus_files()))
+    t = time.monotonic()
+    _say("baseline: the corpus on the unmodified target, noting which mutants each case reaches")
+    cs.baseline(dict(os.environ, SCN_MUTANT="-1"), reach=True)
+    phases["baseline_s"] = time.monotonic() - t
+    return cs
+
+
+def _stages(s, cs, live, prog, phases):
+    """Each live mutant through the corpus, then each survivor through a campaign."""
+    args = s.args
+    t = time.monotonic()
+
+    def conform_one(m):
+        units = cs.reach.get(m.id, set())
+        if not units:
+            return mutate_run.Outcome("survived", "conform", reached_by=0, detail="no corpus case reaches it")
+        o = cs.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), units)
+        o.reached_by = len(units)
+        return o
+    outcomes = _parallel(live, conform_one, args.jobs, Tally(len(live)), "conformance", prog, s.stopper)
+    phases["conform_s"] = time.monotonic() - t
+    survivors = [m for m in live if outcomes[m].status == "survived"]
+    if not survivors or s.interrupted:
+        return outcomes
+    t = time.monotonic()
+    fz = s.fuzz_stage(mutate_run.Original(s.build.tool("scn-replay"), dict(os.environ, SCN_MUTANT="0")))
+
+    def fuzz_one(m):
+        before = outcomes[m]
+        o = fz.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), args.time)
+        o.reached_by = before.reached_by
+        o.executions += before.executions
+        o.seconds += before.seconds
+        if o.status == "survived" and not o.detail:
+            o.detail = before.detail
+        return o
+    fres = _parallel(survivors, fuzz_one, args.jobs, Tally(len(survivors)), f"campaigns ({args.time:g} s each)",
+                     prog, s.stopper)
+    for m, o in fres.items():
+        if o.status == "not-run":  # interrupted before its campaign: it is not a survivor yet
+            o.reached_by = outcomes[m].reached_by
+            o.detail = "the corpus did not kill it; its campaign was not run (interrupted)"
+        outcomes[m] = o
+    phases["fuzz_s"] = time.monotonic() - t
+    return outcomes

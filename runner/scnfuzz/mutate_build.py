@@ -26,7 +26,7 @@ from . import build, children
 from .errors import SetupError, UsageError
 from .tree import ROOT
 
-MUTATE_DIR = ROOT / "build" / "mutate"
+MUTATE_DIR = pathlib.Path(os.environ.get("SCN_MUTATE_DIR") or ROOT / "build" / "mutate")  # env: elsewhere
 SCHEMA_MARK = b"/* scnfuzz mutant schema:"
 PRESET = "fuzz"
 

@@ -12,7 +12,7 @@
 # global symbol is localized. Undefined symbols that remain must match
 # ALLOWED_UNDEF_REGEX (an ERE), otherwise the build fails; scn_mutant, the
 # mutant switch a mutation build's schema refers to (core/targets/mutant_switch.h,
-# ./scnfuzz mutate), and its scn_mutant_reach are always allowed, and stay
+# ./scnfuzz mutate), and its scn_mutant_reach and scn_mutant_seen are always allowed, and stay
 # global undefined references (never renamed or localized).
 set -eu
 prefix=musl_
@@ -48,7 +48,7 @@ for e in $(echo "$exports" | tr , ' '); do
         rm -f "$out"; exit 1
     fi
 done
-undef=$("$nm" -u "$out" | awk '{ print $NF }' | grep -Ev "$allowed" | grep -Ev '^scn_mutant(_reach)?$' || true)
+undef=$("$nm" -u "$out" | awk '{ print $NF }' | grep -Ev "$allowed" | grep -Ev '^scn_mutant(_reach|_seen)?$' || true)
 if [ -n "$undef" ]; then
     echo "musl-objlink: ${prefix%_} object needs symbols outside the allowed set: $undef" >&2
     rm -f "$out"; exit 1
