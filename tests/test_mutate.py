@@ -1,0 +1,291 @@
+"""`scnfuzz mutate`: mutation analysis and re-introduced bugs (--patch).
+
+Quick (no build): the run-time switch (core/targets/mutant_switch.c) with a
+schema of a small function as `scnfuzz mutate` makes it (SCN_MUTANT=0 is the
+original, a mutant id runs that mutant, -1 the original noting what it
+reaches, anything else exit 2); the unreachable table's form; a diff that does
+not apply is named by file and hunk.
+
+Slow (the mutation build of musl, build/mutate/musl or $SCN_MUTATE_DIR/musl,
+shared by all of them): a run restricted to two functions whose counts add up
+and whose known-killable mutant is killed by the corpus, the switch in that
+build, and --patch on a planted bug (found by the corpus), a comment change
+(not found, after a short campaign) and a diff that does not apply (exit 2)."""
+import difflib
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "runner"))
+from scnfuzz import mutate, mutate_build, mutator  # noqa: E402
+
+SCNFUZZ = [sys.executable, str(REPO / "scnfuzz")]
+SMALL = b"""int f(int a)
+{
+    int r = 0;
+    if (a < 3)
+        r = a + 1;
+    else
+        r = a * 2;
+    return r;
+}
+"""
+DRIVER = r"""#include <stdio.h>
+#include <stdlib.h>
+#include "mutant_switch.h"
+int f(int a);
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int ids[64];
+        printf("%d:", f(atoi(argv[i])));
+        size_t n = scn_mutant_reached(ids, 64);
+        for (size_t k = 0; k < n && k < 64; k++) printf(" %d", ids[k]);
+        printf("\n");
+    }
+    return 0;
+}
+"""
+
+
+def _cc():
+    for cc in ("clang-14", "cc", "gcc"):
+        if subprocess.run(["sh", "-c", f"command -v {cc}"], capture_output=True).returncode == 0:
+            return cc
+    pytest.skip("no C compiler")
+
+
+@pytest.fixture(scope="module")
+def small_switch(tmp_path_factory):
+    """small.c's mutants, its schema as mutate.py writes it, compiled with the
+    switch: (mutants, binary)."""
+    d = tmp_path_factory.mktemp("switch")
+    src = d / "small.c"
+    src.write_bytes(SMALL)
+    ms = mutator.generate(str(src), ["-std=gnu11"])
+    assert ms, "the mutator found nothing in the small function"
+    schema = d / "schema.c"
+    schema.write_bytes(mutate.schema_source(mutator, SMALL, ms))
+    (d / "driver.c").write_text(DRIVER)
+    exe = d / "small"
+    subprocess.run([_cc(), "-O1", "-Wall", "-Werror", "-I", str(REPO / "core" / "targets"), str(schema),
+                    str(d / "driver.c"), str(REPO / "core" / "targets" / "mutant_switch.c"), "-o", str(exe)],
+                   check=True)
+    return ms, exe
+
+
+def _run(exe, mutant, *args):
+    env = dict(os.environ, SCN_MUTANT=str(mutant))
+    return subprocess.run([str(exe)] + [str(a) for a in args], capture_output=True, text=True, env=env,
+                          timeout=60)
+
+
+def _values(out):
+    return [int(l.split(":")[0]) for l in out.splitlines()]
+
+
+def test_the_switch_runs_the_original_a_mutant_or_notes_reach(small_switch):
+    ms, exe = small_switch
+    inputs = [0, 2, 3, 7]
+    original = [a + 1 if a < 3 else a * 2 for a in inputs]
+    assert _values(_run(exe, 0, *inputs).stdout) == original
+    # the `+` of `a + 1` made `-`: a mutant id runs that mutant, and it kills (a = 0 gives -1)
+    minus = [m for m in ms if m.before == "+" and m.after == "-"]
+    assert len(minus) == 1, ms
+    got = _values(_run(exe, minus[0].id, *inputs).stdout)
+    assert got == [a - 1 if a < 3 else a * 2 for a in inputs] and got != original
+    # -1: the original's values, and each input reports the mutation points it reached
+    r = _run(exe, -1, 0, 7)
+    assert _values(r.stdout) == [1, 14]
+    reached = [set(map(int, l.split(":")[1].split())) for l in r.stdout.splitlines()]
+    then_side = {m.id for m in ms if m.line == 5}   # r = a + 1: only a < 3 gets there
+    else_side = {m.id for m in ms if m.line == 7}   # r = a * 2
+    cond = {m.id for m in ms if m.line == 4}        # a < 3: every call
+    assert then_side and else_side and cond
+    assert cond <= reached[0] and cond <= reached[1]
+    assert then_side <= reached[0] and not (then_side & reached[1])
+    assert else_side <= reached[1] and not (else_side & reached[0])
+    # the schema guards every mutant: the set of ids reached is within the generated ones
+    assert reached[0] | reached[1] <= {m.id for m in ms}
+
+
+@pytest.mark.parametrize("value", ["x", "3x", "-2", "70000"])
+def test_the_switch_refuses_what_is_not_a_mutant_id(small_switch, value):
+    _, exe = small_switch
+    r = _run(exe, value, 1)
+    assert r.returncode == 2 and "SCN_MUTANT" in r.stderr and r.stdout == ""
+
+
+def test_the_unreachable_table_has_its_form():
+    """Each line: a subject the command knows, a file, a function, '-' or line
+    ranges, and a reason."""
+    rows = [l for l in mutate.UNREACHABLE_TSV.read_text().splitlines() if l.strip() and not l.startswith("#")]
+    assert rows, "the table is empty"
+    for line in rows:
+        f = line.split("\t")
+        assert len(f) == 5, line
+        assert f[0] in mutate_build.SUBJECTS and f[1] and f[2] and f[4].strip(), line
+        assert f[3] == "-" or re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*", f[3]), line
+    # loading it for a subject gives its rows
+    subj, path = rows[0].split("\t")[:2]
+    assert mutate.load_unreachable(subj, path)
+
+
+def test_a_diff_that_does_not_apply_names_the_file_and_hunk(tmp_path):
+    root = tmp_path / "pkg"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.c").write_text("int a(void)\n{\n    return 1;\n}\n")
+    diff = tmp_path / "bad.diff"
+    diff.write_text("--- a/src/a.c\n+++ b/src/a.c\n@@ -1,4 +1,4 @@\n int a(void)\n {\n-    return 2;\n+    return 3;\n }\n")
+    with pytest.raises(mutate.UsageError) as e:
+        mutate.patch_files(root, diff)
+    assert "src/a.c" in str(e.value) and "hunk #1 FAILED" in str(e.value)
+    good = tmp_path / "good.diff"
+    good.write_text("--- a/src/a.c\n+++ b/src/a.c\n@@ -1,4 +1,4 @@\n int a(void)\n {\n-    return 1;\n+    return 3;\n }\n")
+    assert mutate.patch_files(root, good) == ["src/a.c"]
+    assert "return 1;" in (root / "src" / "a.c").read_text()  # a dry run
+
+
+# ------------------------------------------------------------------ the musl mutation build
+
+
+def _scnfuzz(*args, timeout=3600):
+    return subprocess.run(SCNFUZZ + list(args), capture_output=True, text=True, cwd=REPO, timeout=timeout)
+
+
+def _json_last(stdout):
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="session")
+def musl_run(tmp_path_factory):
+    """One mutation run on musl's vfprintf.c restricted to fmt_o and fmt_x
+    (it builds the mutation build on first use): (process, report.json, run dir)."""
+    out = tmp_path_factory.mktemp("mutate") / "run"
+    r = _scnfuzz("mutate", "--target", "musl", "--function", "fmt_o", "--function", "fmt_x", "--time", "2",
+                 "--json", "--out", str(out))
+    if r.returncode == 2 and "musl" in r.stderr and ("NOT BUILT" in r.stderr or "fetch" in r.stderr):
+        pytest.skip(f"no musl source for the mutation build: {r.stderr.strip()[-300:]}")
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r, json.loads((out / "report.json").read_text()), out
+
+
+def _mutation_build():
+    return mutate_build.MutationBuild(mutate_build.subject("musl"))
+
+
+@pytest.mark.slow
+def test_a_run_counts_add_up_and_kills_a_known_killable_mutant(musl_run):
+    r, rep, out = musl_run
+    t = rep["totals"]
+    assert t["mutants"] == len(rep["mutants"]) > 10
+    assert sum(t[s] for s in ("killed", "survived", "equivalent", "duplicate", "stillborn", "unreachable",
+                              "error", "not-run")) == t["mutants"]
+    assert t["error"] == 0 and t["not-run"] == 0 and not rep["interrupted"]
+    assert {m["function"] for m in rep["mutants"]} == {"fmt_o", "fmt_x"}
+    assert sum(f["mutants"] for f in rep["functions"]) == t["mutants"]
+    assert rep["score"] == round(t["killed"] / (t["killed"] + t["survived"]), 4)
+    # fmt_o's digit '0' + (x&7) made '1' + (x&7): every octal digit is wrong, the corpus kills it
+    m = [m for m in rep["mutants"] if m["function"] == "fmt_o" and m["before"] == "'0'" and m["after"] == "'1'"]
+    assert len(m) == 1, [x for x in rep["mutants"] if x["function"] == "fmt_o"]
+    m = m[0]
+    assert m["status"] == "killed" and m["stage"] == "conform" and m["reached_by"] > 0
+    assert m["signature"].startswith("expect.output:") and ":musl:" in m["signature"]
+    assert re.match(r"corpus/\w+\.tsv:\d+$", m["where"]) and "%" in m["case"] and "o" in m["case"]
+    # the survivors are listed with their edits; the json line says the same counts
+    assert len(rep["survivors"]) == t["survived"]
+    j = _json_last(r.stdout)
+    assert (j["killed"], j["survived"], j["mutants"]) == (t["killed"], t["survived"], t["mutants"])
+    # the annotated source shows the mutant on its line; kills.jsonl holds its finding record
+    page = (out / "annotated.html").read_text()
+    assert f"id=L{m['line']}>" in page and f"#{m['id']} CRCR" in page
+    kills = [json.loads(l) for l in (out / "kills.jsonl").read_text().splitlines()]
+    assert any(k["mutant"] == m["id"] and k["record"]["signature"] == m["signature"] for k in kills)
+    assert "| `fmt_o` |" in (out / "report.md").read_text()
+
+
+@pytest.mark.slow
+def test_the_switch_in_the_mutation_build(musl_run):
+    """The build as the run left it (its schema): SCN_MUTANT=0 passes an octal
+    case as the unmodified musl does, the killed mutant's id fails it, and -1
+    notes that the case reaches that mutant."""
+    _, rep, _ = musl_run
+    m = next(m for m in rep["mutants"] if m["function"] == "fmt_o" and m["before"] == "'0'" and m["after"] == "'1'")
+    conform = _mutation_build().tool("scn-conform")
+
+    def run(mutant, *extra):
+        env = dict(os.environ, SCN_MUTANT=str(mutant))
+        return subprocess.run([str(conform), "--target", "musl", *extra, "--case", '"%o" uint:8'],
+                              capture_output=True, text=True, env=env, timeout=120)
+    assert json.loads(run(0).stdout.splitlines()[0])["actual"] == '"10"'
+    bad = json.loads(run(m["id"]).stdout.splitlines()[0])
+    assert bad["actual"] == '"21"' and bad["status"] == "fail"
+    assert json.loads(run(-1).stdout.splitlines()[0])["actual"] == '"10"'
+    line = next(l for l in (REPO / "corpus" / "int.tsv").read_text().splitlines() if l.startswith("int.o\t"))
+    lineno = (REPO / "corpus" / "int.tsv").read_text().splitlines().index(line) + 1
+    env = dict(os.environ, SCN_MUTANT="-1")
+    r = subprocess.run([str(conform), "--target", "musl", "--fail-only", "--mutant-reach",
+                        f"corpus/int.tsv:{lineno}"], capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
+    reach = [json.loads(l) for l in r.stdout.splitlines() if l.startswith('{"reach"')]
+    assert reach and m["id"] in reach[0]["reach"], r.stdout[:2000]
+
+
+def _planted(tmp_path, old, new, name):
+    """A unified diff of musl's src/stdio/vfprintf.c (as fetched) replacing old by new."""
+    b = _mutation_build()
+    path = b.source_file("src/stdio/vfprintf.c")
+    text = b.original(path).decode()
+    assert text.count(old) == 1, old
+    a = text.splitlines(keepends=True)
+    z = text.replace(old, new).splitlines(keepends=True)
+    diff = tmp_path / name
+    diff.write_text("".join(difflib.unified_diff(a, z, "a/src/stdio/vfprintf.c", "b/src/stdio/vfprintf.c")))
+    return diff
+
+
+@pytest.mark.slow
+def test_patch_a_planted_bug_is_found_by_the_corpus(musl_run, tmp_path):
+    # %#o's leading zero dropped when the digits already fill the precision: a real wrong output
+    diff = _planted(tmp_path, "if ((fl&ALT_FORM) && p<z-a+1) p=z-a+1;", "if ((fl&ALT_FORM) && p<z-a) p=z-a;",
+                    "planted.diff")
+    r = _scnfuzz("mutate", "--target", "musl", "--patch", str(diff), "--json", "--out", str(tmp_path / "run"))
+    assert r.returncode == 0, r.stderr[-3000:]
+    j = _json_last(r.stdout)
+    assert set(j) == {"found", "stage", "seconds", "executions", "signature"}
+    assert j["found"] is True and j["stage"] == "conform" and j["executions"] > 0 and j["seconds"] >= 0
+    assert j["signature"].startswith("expect.output:") and ":musl:" in j["signature"]
+    # the build is left unpatched
+    b = _mutation_build()
+    assert b.source_file("src/stdio/vfprintf.c").read_bytes() == b.original(b.source_file("src/stdio/vfprintf.c"))
+
+
+@pytest.mark.slow
+@pytest.mark.campaign
+def test_patch_a_comment_change_is_not_found(musl_run, tmp_path):
+    diff = _planted(tmp_path, "/* Do not override this check.", "/* Do NOT override this check.", "noop.diff")
+    r = _scnfuzz("mutate", "--target", "musl", "--patch", str(diff), "--time", "3", "--json",
+                 "--out", str(tmp_path / "run"))
+    assert r.returncode == 0, r.stderr[-3000:]
+    j = _json_last(r.stdout)
+    assert j["found"] is False and j["stage"] is None and j["signature"] is None
+    assert j["executions"] > 9000  # the whole corpus (every result), then the campaign's
+
+
+@pytest.mark.slow
+def test_patch_that_does_not_apply_exits_2(musl_run, tmp_path):
+    diff = _planted(tmp_path, "if ((fl&ALT_FORM) && p<z-a+1) p=z-a+1;", "if ((fl&ALT_FORM) && p<z-a) p=z-a;",
+                    "planted.diff")
+    text = diff.read_text().replace("-\t\t\tif ((fl&ALT_FORM)", "-\t\t\tif ((fl & ALT_FORM)")
+    bad = tmp_path / "bad.diff"
+    bad.write_text(text)
+    r = _scnfuzz("mutate", "--target", "musl", "--patch", str(bad), "--json", "--out", str(tmp_path / "run"))
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "src/stdio/vfprintf.c" in r.stderr and "hunk #1 FAILED" in r.stderr, r.stderr
+    assert not r.stdout.strip()
