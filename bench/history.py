@@ -1,0 +1,231 @@
+#!/usr/bin/python3
+"""Re-introduced upstream bugs, Magma style: each bench/history/<id>.diff is
+a real printf fix of musl, Linux lib/vsprintf.c, newlib, uClibc-ng or
+picolibc, reversed for the version the build fetches (its header names the
+fix commit; bench/history/README.md). Each one goes through
+
+    ./scnfuzz mutate --target T --patch bench/history/<id>.diff --json --time S
+
+R times (the conformance corpus at every size first, then, if the corpus
+does not find it, a differential campaign of S seconds), and the table says
+in how many runs it was found, by which stage, and the median seconds and
+executions of the runs that found it. Writes bench/results/history.md (the
+table, then each bug's runs and signatures) and bench/results/history.json
+(every run's JSON line).
+
+    /usr/bin/python3 bench/history.py [--runs 5] [--time 60] [--bugs a,b] [--results DIR]
+
+A run whose mutation build is busy (another `scnfuzz mutate` of the same
+target holds it) is retried after a pause, not counted. A diff that does
+not apply (exit 2) is one row saying so. A bug found in fewer than 4 of the
+runs needs its reason: the .diff's `note:` header line, shown in the table.
+"""
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+HISTORY = REPO / "bench" / "history"
+RESULTS = REPO / "bench" / "results"
+SCNFUZZ = REPO / "scnfuzz"
+FIELDS = ("id", "target", "file", "version", "fix", "subject", "author", "date", "link", "bug",
+          "standard", "case", "expected")
+BUSY = re.compile(r"another `scnfuzz mutate")
+BUSY_WAIT_S = 30
+BUSY_TRIES = 120
+
+
+def header(path):
+    """The .diff's header fields (the `# key: value` lines before the first
+    `--- `, a value continued on `#   ` lines)."""
+    fields, key = {}, None
+    for line in pathlib.Path(path).read_text().splitlines():
+        if line.startswith("--- "):
+            break
+        m = re.match(r"# ([a-z-]+): (.*)$", line)
+        if m:
+            key = m.group(1)
+            fields[key] = m.group(2).strip()
+        elif key and line.startswith("#   "):
+            fields[key] += " " + line[4:].strip()
+        else:
+            key = None
+    return fields
+
+
+def bugs(selected=None):
+    out = []
+    for p in sorted(HISTORY.glob("*.diff")):
+        h = header(p)
+        if selected and h.get("id") not in selected:
+            continue
+        out.append((p, h))
+    if selected:
+        missing = set(selected) - {h.get("id") for _, h in out}
+        if missing:
+            sys.exit(f"history.py: no such bug: {', '.join(sorted(missing))} (bench/history/*.diff)")
+    return out
+
+
+def source_root(build, target):
+    """The root of the target's fetched source in a build directory (what
+    the diffs' paths are relative to), or None when it was not fetched."""
+    t = pathlib.Path(build) / "core" / "targets"
+    if target == "musl":
+        f = t / "musl" / "musl-source" / "musl-src.path"
+        return pathlib.Path(f.read_text().strip()) if f.is_file() else None
+    if target == "kernel":
+        d = t / "kernel" / "ksrc" / "linux-source-6.1"
+        return d if (d / "lib" / "vsprintf.c").is_file() else None
+    if target == "newlib":
+        f = t / "newlib" / "newlib-source" / "newlib.path"
+        return pathlib.Path(f.read_text().strip()).parent if f.is_file() else None
+    if target == "picolibc":
+        f = t / "picolibc" / "picolibc-source" / "picolibc-src.path"
+        return pathlib.Path(f.read_text().strip()) if f.is_file() else None
+    if target == "uclibc":
+        found = sorted((t / "uclibc" / "uclibc-source").glob("uClibc-ng-*/libc/stdio/_vfprintf.c"))
+        return found[0].parent.parent.parent if found else None
+    return None
+
+
+def last_json(stdout):
+    for line in reversed(stdout.splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                return json.loads(line)
+            except ValueError:
+                return None
+    return None
+
+
+def run_once(diff, target, seconds, out_dir):
+    """One `scnfuzz mutate --patch` run: its JSON result, or a record of why
+    there is none (does not apply, error)."""
+    cmd = [sys.executable, str(SCNFUZZ), "mutate", "--target", target, "--patch", str(diff), "--json",
+           "--time", f"{seconds:g}", "--out", str(out_dir)]
+    for _ in range(BUSY_TRIES):
+        t0 = time.monotonic()
+        r = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=max(3600, 20 * seconds))
+        if r.returncode == 2 and BUSY.search(r.stderr):
+            time.sleep(BUSY_WAIT_S)
+            continue
+        res = last_json(r.stdout) if r.returncode == 0 else None
+        if res is None:
+            why = "does not apply" if r.returncode == 2 else f"exit {r.returncode}"
+            return {"error": why, "detail": (r.stderr.strip().splitlines() or [""])[-1][:300],
+                    "wall_s": round(time.monotonic() - t0, 1)}
+        res["wall_s"] = round(time.monotonic() - t0, 1)
+        return res
+    return {"error": "mutation build busy", "detail": f"retried {BUSY_TRIES} times", "wall_s": 0}
+
+
+def summarise(runs):
+    """A bug's runs -> found k/n, the stage most runs found it by, and the
+    medians of the runs that found it."""
+    found = [r for r in runs if r.get("found")]
+    errors = [r["error"] for r in runs if r.get("error")]
+    stages = [r["stage"] for r in found]
+    stage = max(sorted(set(stages)), key=stages.count) if stages else None
+    return {
+        "runs": len(runs), "found": len(found), "stage": stage,
+        "median_seconds": statistics.median(r["seconds"] for r in found) if found else None,
+        "median_executions": int(statistics.median(r["executions"] for r in found)) if found else None,
+        "signatures": sorted({r["signature"] for r in found if r.get("signature")}),
+        "errors": sorted(set(errors)),
+    }
+
+
+def fmt_num(x, digits=1):
+    if x is None:
+        return "-"
+    return f"{x:,.{digits}f}" if isinstance(x, float) else f"{x:,}"
+
+
+def table_rows(rows):
+    out = ["| bug | target | fix | found | stage | median s | median executions |",
+           "|---|---|---|---|---|---|---|"]
+    for h, s in rows:
+        found = f"{s['found']}/{s['runs']}"
+        if s["errors"]:
+            found += " (" + "; ".join(s["errors"]) + ")"
+        out.append(f"| `{h['id']}` | {h['target']} | {h['fix'][:12]} | {found} | {s['stage'] or '-'} | "
+                   f"{fmt_num(s['median_seconds'])} | {fmt_num(s['median_executions'])} |")
+    return out
+
+
+def markdown(rows, args, started, took):
+    n = len(rows)
+    ok = sum(1 for _, s in rows if s["found"] >= 4)
+    lines = [
+        "# Re-introduced upstream bugs (bench/history.py)",
+        "",
+        f"`/usr/bin/python3 bench/history.py --runs {args.runs} --time {args.time:g}"
+        + (f" --bugs {args.bugs}" if args.bugs else "") + "`",
+        f"started {started} UTC, {took / 60:.0f} min on this machine; each run: `./scnfuzz mutate --target T "
+        f"--patch bench/history/<id>.diff --json --time {args.time:g}` (the corpus at every size, then a "
+        f"{args.time:g}-s campaign if the corpus did not find it).",
+        "",
+        f"{ok} of {n} bugs found in at least 4 of {args.runs} runs. \"found\": runs that found it; stage: "
+        "conform (a corpus case) or fuzz (the campaign); medians over the runs that found it, seconds from "
+        "the patched build's first check, executions as `scnfuzz mutate` counts them (corpus results, then "
+        "fuzzer executions).",
+        "",
+    ] + table_rows(rows) + ["", "## Each bug", ""]
+    for h, s in rows:
+        lines.append(f"- `{h['id']}` ({h['target']}, {h['file']}): {h.get('bug', '')}")
+        lines.append(f"  fix {h['fix']} \"{h.get('subject', '')}\" ({h.get('date', '')}); case `{h.get('case', '')}`")
+        if s["signatures"]:
+            lines.append("  signatures: " + ", ".join(f"`{x}`" for x in s["signatures"]))
+        if s["found"] < 4:
+            lines.append("  not found in 4 of the runs: " + (h.get("note") or "no reason recorded in its header"))
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--time", type=float, default=60.0, help="each run's campaign, seconds (default 60)")
+    ap.add_argument("--bugs", help="comma-separated ids (default: every bench/history/*.diff)")
+    ap.add_argument("--results", default=str(RESULTS), help="where history.md and history.json go")
+    ap.add_argument("--work", default=str(REPO / "build" / "h" / "history-runs"),
+                    help="the runs' own report directories")
+    args = ap.parse_args()
+    selected = set(args.bugs.split(",")) if args.bugs else None
+    todo = bugs(selected)
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    t0 = time.monotonic()
+    results = pathlib.Path(args.results)
+    results.mkdir(parents=True, exist_ok=True)
+    work = pathlib.Path(args.work)
+    raw, rows = {}, []
+    for diff, h in todo:
+        runs = []
+        for k in range(args.runs):
+            out_dir = work / f"{h['id']}-{k}-{int(time.time())}"
+            r = run_once(diff, h["target"], args.time, out_dir)
+            runs.append(r)
+            state = r.get("error") or ("found by " + r["stage"] if r.get("found") else "not found")
+            print(f"{h['id']} run {k + 1}/{args.runs}: {state} ({r.get('wall_s', 0):.0f} s wall)", flush=True)
+        raw[h["id"]] = {"header": h, "runs": runs, "summary": summarise(runs)}
+        rows.append((h, raw[h["id"]]["summary"]))
+        # written after every bug: a long benchmark that is stopped keeps what it measured
+        (results / "history.json").write_text(json.dumps(
+            {"command": sys.argv, "started": started, "runs": args.runs, "time": args.time, "bugs": raw},
+            indent=1) + "\n")
+        (results / "history.md").write_text(markdown(rows, args, started, time.monotonic() - t0))
+    print("\n".join(table_rows(rows)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
