@@ -53,7 +53,13 @@ is active, so the schema runs exactly the code of apply(); a statement host beco
 macro expansion, holds tokens of an enclosing expression (a macro that straddles its
 boundary) cannot be parenthesised without changing the program, and gets no mutant.
 Every replacement has the type of what it replaces (a negated pointer condition is
-rendered `!!(ORIGINAL)` on the original side), so the ternary changes no value.
+rendered `!!(ORIGINAL)` on the original side), so the ternary changes no value. Lines
+keep their numbers (__LINE__, diagnostics): a mutant's arm is written on one line
+(comments and line breaks made spaces; a host holding a preprocessor directive gets no
+mutant), an edit that removes line breaks puts them back after its replacement, and the
+schema's own first lines end with `#line 1`. An operator whose replacement binds
+differently (`-` -> `%` in `s-buf-2`) takes the whole expression as its edit, with the
+parentheses that keep its grouping: `(s-buf)%2`.
 """
 import bisect
 import dataclasses
@@ -63,6 +69,10 @@ import os
 from .errors import ScnError
 
 LIBCLANG = "/usr/lib/llvm-14/lib/libclang-14.so.1"
+SOURCE_SUFFIXES = (".c", ".i", ".h", ".s", ".S", ".cc", ".cpp", ".cxx")
+# options whose value is the next argument and may name a file
+VALUE_OPTIONS = {"-include", "-imacros", "-x", "-Xclang", "-I", "-isystem", "-iquote", "-idirafter",
+                 "-D", "-U", "-o", "-MF", "-MT", "-MQ", "--include"}
 SCHEMA_VAR = "scn_mutant"
 OPERATORS = ("ROR", "AOR", "LCR", "BOR", "SOR", "CRCR", "NEG", "SDL", "RVR")
 
@@ -75,7 +85,6 @@ SHIFT = ("<<", ">>")
 LOGICAL = ("&&", "||")
 PRECEDENCE = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<<": 11, ">>": 11, "<": 10, "<=": 10,
               ">": 10, ">=": 10, "==": 9, "!=": 9, "&": 8, "^": 7, "|": 6, "&&": 5, "||": 4}
-REGROUPING_KINDS = {"BINARY_OPERATOR", "COMPOUND_ASSIGNMENT_OPERATOR", "CONDITIONAL_OPERATOR"}
 # layer of a host among hosts with the same span: statements outermost, then the
 # wrappers of a whole condition or return value, then the expression's own operators
 LAYER_STMT, LAYER_WRAP, LAYER_EXPR = 0, 1, 2
@@ -140,24 +149,26 @@ def _cindex():
     return ci
 
 
-def parse_flags(args, path):
-    """The flags of a compile command that matter to a parser: without the compiler, the
-    source file, -c, -o FILE and the dependency-file options."""
-    out, skip = [], False
+def parse_flags(args):
+    """The flags of a compile command (a compile_commands.json entry's arguments, compiler
+    first or not) that matter to a parser: without the compiler, the source file, -c,
+    -o FILE and the dependency-file options."""
+    out, skip, prev = [], False, ""
     args = list(args)
-    if args and not args[0].startswith("-") and os.path.basename(args[0]) != os.path.basename(path):
+    if args and not args[0].startswith("-") and not args[0].endswith(SOURCE_SUFFIXES):
         args = args[1:]  # the compiler
-    real = os.path.realpath(path)
     for a in args:
         if skip:
             skip = False
-            continue
-        if a in ("-o", "-MF", "-MT", "-MQ"):
+        elif a in ("-o", "-MF", "-MT", "-MQ"):
             skip = True
-            continue
-        if a in ("-c", "-MD", "-MMD") or (not a.startswith("-") and os.path.realpath(a) == real):
-            continue
-        out.append(a)
+        elif a in ("-c", "-MD", "-MMD"):
+            pass
+        elif not a.startswith("-") and a.endswith(SOURCE_SUFFIXES) and prev not in VALUE_OPTIONS:
+            pass  # the source file (path itself, or the file path is a copy of)
+        else:
+            out.append(a)
+        prev = a
     return out
 
 
@@ -171,7 +182,7 @@ def _parse(path, compile_args):
     if key in _tu_cache:
         return _tu_cache[key]
     try:
-        tu = ci.Index.create().parse(path, args=parse_flags(compile_args, path),
+        tu = ci.Index.create().parse(path, args=parse_flags(compile_args),
                                      options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     except ci.TranslationUnitLoadError as e:
         raise MutatorError(f"{path}: libclang cannot parse it ({e})") from None
@@ -236,6 +247,7 @@ class _Node:
 class _Function:
     def __init__(self, cursor, source, macros):
         self.name = cursor.spelling
+        self.file = cursor.location.file.name
         self.result = cursor.result_type
         self.source = source
         self.macros = macros
@@ -303,6 +315,10 @@ class _Function:
             m = self.macro_at(node.start)
             if m is not None and node.end <= m[1]:
                 continue  # wholly inside one macro invocation: nothing in it is mutated
+            f = ext.start.file
+            if f is None or f.name != self.file:
+                node.frozen = True  # an #include inside a function body: not this file
+                continue
             kids = list(cur.get_children())
             flags = self._frozen_children(node, kids)
             for k, f in reversed(list(zip(kids, flags))):
@@ -457,6 +473,10 @@ class _Generator:
         before = _text(self.source[start:end])
         if after == before:
             return
+        if any(t[2] == "#" for t in self.fn.tokens_between(*host)):
+            return  # a directive inside the host: its copies in the schema cannot hold it
+        # as many lines as before: the lines after the edit keep their numbers (__LINE__)
+        after += "\n" * (before.count("\n") - after.count("\n"))
         prev = chr(self.source[start - 1]) if start > 0 else " "
         nxt = chr(self.source[end]) if end < len(self.source) else " "
         if after and _sep(prev, after[0]):
@@ -532,24 +552,26 @@ class _Generator:
                 self.replace_operator(n, tok, r, group)
 
     def replace_operator(self, n, tok, r, group):
-        """op -> r in node n. Of the same precedence, the operator token alone is the edit;
-        else the whole expression, with parentheses where the new operator would regroup
-        it (`s-buf-2` with % for the second - is `(s-buf)%2`, not `s-buf%2`)."""
-        a, b, op = tok
-        if PRECEDENCE[r] == PRECEDENCE[op]:
-            self.add(a, b, r, group, (n.start, n.end), LAYER_EXPR)
-            return
+        """op -> r in node n. The edit is the operator token, unless r binds differently
+        from op so that the operands or the enclosing expression would regroup: then it
+        is the whole expression, with parentheses where needed (`s-buf-2` with % for
+        its second - is `(s-buf)%2`, not `s-buf%2`)."""
+        a, b, _ = tok
         fn, src = self.fn, self.source
         lhs, rhs = (fn.nodes[c] for c in n.children)
+        wrap_l = self.binds_looser(lhs, r, left=True)
+        wrap_r = self.binds_looser(rhs, r, left=False)
+        wrap = n.parent >= 0 and self.regroups_in(n, r)
+        if not (wrap_l or wrap_r or wrap):
+            self.add(a, b, r, group, (n.start, n.end), LAYER_EXPR)
+            return
         parts = []
-        for side in (lhs, rhs):
+        for side, paren in ((lhs, wrap_l), (rhs, wrap_r)):
             text = _text(src[side.start:side.end])
-            parts.append(f"({text})" if self.regroups(side) else text)
+            parts.append(f"({text})" if paren else text)
         left, right = parts[0] + _text(src[lhs.end:a]), _text(src[b:rhs.start]) + parts[1]
         text = _glue(_glue(left, r), right)
-        if n.parent >= 0 and self.regroups_in(n):
-            text = f"({text})"
-        self.add(n.start, n.end, text, group, (n.start, n.end), LAYER_EXPR)
+        self.add(n.start, n.end, f"({text})" if wrap else text, group, (n.start, n.end), LAYER_EXPR)
 
     def _bare(self, node):
         """node without the implicit conversions libclang shows over it (same span)."""
@@ -560,19 +582,36 @@ class _Generator:
             node = child
         return node
 
-    def regroups(self, operand):
-        """Whether an operand written bare beside another binary operator could bind
-        differently: it is itself an operator expression without parentheses."""
-        return self._bare(operand).kind in REGROUPING_KINDS
+    def precedence(self, node):
+        """The precedence of an operator expression written bare (None: not one)."""
+        node = self._bare(node)
+        if node.kind == "BINARY_OPERATOR":
+            tok = self.operator_token(node)
+            return PRECEDENCE.get(tok[2], 1) if tok else 0  # `=` and `,` bind loosest
+        if node.kind in ("COMPOUND_ASSIGNMENT_OPERATOR", "CONDITIONAL_OPERATOR"):
+            return 1
+        return None
 
-    def regroups_in(self, n):
-        """Whether node n, written bare with another operator, sits in an operator
-        expression that could take its operands apart."""
-        parent = self.fn.nodes[n.parent]
+    def binds_looser(self, operand, r, left):
+        """Whether operand, written bare beside operator r, would not stay whole (all
+        binary operators of C group from the left)."""
+        p = self.precedence(operand)
+        return p is not None and (p < PRECEDENCE[r] or (p == PRECEDENCE[r] and not left))
+
+    def regroups_in(self, n, r):
+        """Whether node n with its operator r would come apart in its parent."""
+        parent, child = self.fn.nodes[n.parent], n
         while parent.kind == "UNEXPOSED_EXPR" and (parent.start, parent.end) == (n.start, n.end) \
                 and parent.parent >= 0:
-            parent = self.fn.nodes[parent.parent]
-        return parent.kind in REGROUPING_KINDS | {"UNARY_OPERATOR", "CSTYLE_CAST_EXPR"}
+            parent, child = self.fn.nodes[parent.parent], parent
+        if parent.kind != "BINARY_OPERATOR":
+            return parent.kind in ("UNARY_OPERATOR", "CSTYLE_CAST_EXPR")
+        tok = self.operator_token(parent)
+        if tok is None:
+            return True
+        p = PRECEDENCE.get(tok[2], 1)
+        is_left = parent.children and parent.children[0] == child.pre
+        return p > PRECEDENCE[r] or (p == PRECEDENCE[r] and not is_left)
 
     def compound(self, idx, n):
         tok = self.operator_token(n)
@@ -632,7 +671,7 @@ class _Generator:
             return
         v = _int_value(tok[2])
         info = INT_SUFFIX.get(n.cursor.type.get_canonical().kind.name)
-        if v is None or info is None:
+        if v is None or info is None or (v == 0 and self.zero_initialiser(n)):
             return
         suffix, bits, signed = info
         top = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
@@ -641,6 +680,14 @@ class _Generator:
                 continue
             self.add(n.start, n.end, f"(-{-r}{suffix})" if r < 0 else f"{r}{suffix}",
                      "CRCR", host, LAYER_EXPR)
+
+    def zero_initialiser(self, n):
+        """Whether literal n is the 0 of `= {0}`, the idiom for "all zero", not a value."""
+        fn = self.fn
+        up = fn.nodes[n.parent] if n.parent >= 0 else None
+        while up is not None and up.kind == "UNEXPOSED_EXPR" and up.parent >= 0:
+            up = fn.nodes[up.parent]
+        return up is not None and up.kind == "INIT_LIST_EXPR" and len(up.children) == 1
 
     def condition(self, n):
         """The condition node of a statement or ?: whose delimiters are file tokens."""
@@ -795,6 +842,34 @@ def apply(source, m):
     return source[:m.start] + _bytes(m.after) + source[m.end:]
 
 
+def _one_line(text):
+    """C text on one line: comments and line breaks become spaces (string and
+    character literals kept), a backslash-newline joins. The text holds no directive."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1].replace("\\\n", ""))
+            i = j + 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            out.append(" ")
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif text.startswith("\\\n", i):
+            i += 2
+        else:
+            out.append(" " if c in "\r\n" else c)
+            i += 1
+    return "".join(out)
+
+
 def schema(source, mutants, var=SCHEMA_VAR):
     """One source holding every mutant: mutant n runs while `var` == n, the original at 0."""
     hosts = {}
@@ -838,7 +913,8 @@ def schema(source, mutants, var=SCHEMA_VAR):
             original = f"!!({original})"
         arms = []
         for m in ms:
-            text = _text(source[s:m.start]) + m.after + _text(source[m.end:e])
+            # on one line: the original's lines after it keep their numbers (__LINE__)
+            text = _one_line(_text(source[s:m.start]) + m.after + _text(source[m.end:e]))
             arms.append(f"{var} == {m.id} ? ({text}) : ")
         return "(" + "".join(arms) + f"({original}))"
 

@@ -44,7 +44,7 @@ def _compile_flags(compile_cmd, path, optimisation):
         raise TceError(f"{path}: no compile command")
     compiler = compile_cmd[0]
     flags = []
-    for a in mutator.parse_flags(compile_cmd[1:], path):
+    for a in mutator.parse_flags(compile_cmd[1:]):
         if a.startswith(DROP_PREFIXES) or (optimisation is not None and a.startswith("-O")):
             continue
         flags.append(a)
