@@ -111,3 +111,9 @@ def test_the_json_line_is_the_last_one():
           '"executions": 678, "signature": "s"}\n'
     assert history.last_json(out)["executions"] == 678
     assert history.last_json("not found\n") is None
+
+
+def test_the_index_lists_every_bug():
+    index = (REPO / "bench" / "history" / "README.md").read_text()
+    for d in DIFFS:
+        assert f"[`{d.stem}`]({d.name})" in index, f"bench/history/README.md does not list {d.name}"
