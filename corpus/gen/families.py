@@ -676,6 +676,104 @@ def fam_float_hard():
     return out
 
 
+# ---------------------------------------------------------------------------
+# l before a floating conversion, the sign of a NaN, boundary widths and
+# precisions: what mutation analysis of the printfs' float and field code
+# asks for
+
+CITE_L = "C17 7.21.6.1p7 (l: no effect on a following a, A, e, E, f, F, g, or G conversion specifier)"
+NONFINITE = "p8 (inf/nan style: REF-CHOICE inf, nan, -nan)"
+
+
+def fam_float_l():
+    """%lf %lF %le %lE %lg %lG %la %lA: as without l (p7). Each value plain
+    and with one of the flag/width/precision variants, and rounding ties."""
+    out = []
+    vals = [D(1.0), D(-0.0), D(0.1), D(2.5), D(0.125), D(-1234.5678), D(1e-5), D(1e21), D(DBL_MAX),
+            DB(1), DB((1 << 52) - 1),                       # DBL_TRUE_MIN, the largest subnormal
+            D(float("inf")), D(float("-inf")), DB(DNAN), DB(DNEGNAN)]
+    variants = [("+", None, 0), (" ", 12, 3), ("-", 14, 2), ("#", None, 0), ("0", 16, 4), ("-+", 22, None),
+                ("#0", 12, 1), (" ", None, 17)]
+    cats = {"f": "float.f", "e": "float.e", "g": "float.g", "a": "float.a"}
+    for k, conv in enumerate("fFeEgGaA"):
+        for i, a in enumerate(vals):
+            finite = a[1] & (0x7ff << 52) != 0x7ff << 52
+            big = (a[1] >> 52) & 0x7ff > 1023 + 200
+            fl, w, p = variants[(i + k) % len(variants)]
+            if conv in "fF" and big and p is None:
+                p = 0
+            for sp in ["%l" + conv, spec(fl, w, p, "l", conv)]:
+                if finite:
+                    out.append(case(cats[conv.lower()], sp, [a], float_kind(conv), CITE_L + "; " + float_cite(conv)))
+                else:
+                    out.append(case("float.inf-nan", sp, [a], "impl", CITE_L + "; " + NONFINITE + "; kernel " + KSTOP))
+    ties = [("%.0lf", 2.5), ("%.0lF", 3.5), ("%.0lf", -0.5), ("%.2lf", 0.125), ("%.2lf", 0.375), ("%.0le", 25.0),
+            ("%.1lE", 0.125), ("%.0lg", 2.5), ("%.1lg", 0.25), ("%#.2lG", 0.125), ("%.1la", 1.03125),
+            ("%.0lA", 1.5), ("%.0la", 2.5)]
+    for f, x in ties:
+        conv = f[-1]
+        out.append(case(cats[conv.lower()], f, [D(x)], float_kind(conv),
+                        CITE_L + "; " + float_cite(conv) + " (tie: to even)"))
+    return out
+
+
+def fam_nan_sign():
+    """The sign of a NaN: the standard's style is [-]nan, and a NaN may carry
+    a sign (5.2.4.2.2, DR 218), but nothing requires printing it: impl, the
+    reference prints -nan for a NaN whose sign bit is set (as glibc and
+    musl do). The flags as for a number: + and space give a positive NaN a
+    sign, 0 pads with spaces, # has no effect."""
+    out = []
+    cite = ("C17 7.21.6.1p8 ([-]nan, [-]NAN: which style is implementation-defined), p6 (+, space; 0 not for "
+            "infinity or NaN); 5.2.4.2.2 (a NaN may carry a sign; DR 218); REF-CHOICE -nan for a set sign bit; "
+            "kernel " + KSTOP)
+    specs = [("", None, None), ("+", None, None), (" ", None, None), ("", None, 3), ("+", 12, 5), (" ", 10, 0),
+             ("-+", 9, None), ("#0", 8, 1)]
+    for a in [DB(DNAN), DB(DNEGNAN)]:
+        for conv in "fFeEgGaA":
+            for fl, w, p in specs:
+                out.append(case("float.inf-nan", spec(fl, w, p, "", conv), [a], "impl", cite))
+    for a in [("ldouble", (0, 0x7fff, 0xc000000000000000)), ("ldouble", (1, 0x7fff, 0xc000000000000000))]:
+        for conv in "fEga":
+            for fl, w, p in specs[1:5]:
+                out.append(case("float.inf-nan", spec(fl, w, p, "L", conv), [a], "impl", cite))
+    return out
+
+
+def fam_big_fields():
+    """Widths and precisions of 4095, 4096, 32767 and 32768 (issue 23: where
+    an implementation keeps a count in 12, 15 or 16 bits): d, x, s, f. The
+    32K outputs are few (a check at every buffer size costs the square of
+    the output, and each is 64 KiB of corpus); a %s precision only limits."""
+    out = []
+    cw = "C17 7.21.6.1p4 (field width: padded with spaces on the left)"
+    cwl = "C17 7.21.6.1p4 (field width), p6 (-: on the right)"
+    cp = "C17 7.21.6.1p4 (precision: %s)"
+    for cat, f, a, sz, cite in [
+        ("width", "%04095d|", [I(-7)], [0, 1, 4095, 4096, 4097], cw + ", p6 (0: zeros after the sign)"),
+        ("width", "%-4096x|", [U(0xbeef)], [0, 4096, 4097, 4098], cwl),
+        ("width", "%4096s|", [("str", b"abc")], [0, 4095, 4096, 4097, 4098], cw),
+        ("width", "%-4095.2f|", [D(-1.25)], [0, 4095, 4096, 4097], cwl),
+        ("width", "%*d|", [I(-4096), I(42)], [0, 4096, 4097, 4098], cwl + ", p5 (negative * width: - flag)"),
+        ("width", "%32768d", [I(-1)], [0, 1, 32767, 32768, 32769], cw),
+        ("precision", "%.4095d", [I(1)], [0, 4095, 4096], cp % "the minimum number of digits"),
+        ("precision", "%#.4096x", [U(0xff)], [0, 4096, 4097, 4098, 4099], cp % "the minimum number of digits; p6 # adds 0x"),
+        ("precision", "%.4096f", [D(0.1)], [0, 4097, 4098, 4099], cp % "digits after the decimal-point character"),
+        ("precision", "%.4095e", [D(1.0 / 3.0)], [0, 4100, 4101, 4102], cp % "digits after the decimal-point character"),
+        ("precision", "%.4095s|", [("str", b"0123456789" * 410)], [0, 4095, 4096, 4097], cp % "the maximum number of bytes"),
+        ("precision", "%.32767s|", [("str", b"ab")], [0, 3, 4], cp % "the maximum number of bytes"),
+        ("precision", "%.32768s|", [("str", b"0123456789" * 4)], [0, 40, 41, 42], cp % "the maximum number of bytes"),
+        ("precision", "%.*s|", [I(32768), ("str", b"abc")], [0, 4, 5], cp % "*, the maximum number of bytes"),
+        ("precision", "%.32768x", [U(1)], [0, 1, 32768, 32769], cp % "the minimum number of digits"),
+        ("precision", "%.32767f", [D(-0.5)], [0, 32769, 32770, 32771], cp % "digits after the decimal-point character"),
+    ]:
+        conv = [ch for ch in f if ch.isalpha()][-1]
+        if conv in "fe":
+            cite += "; F.5; kernel " + KSTOP
+        out.append(case(cat, f, a, "std", cite, sizes=sz))
+    return out
+
+
 def fam_trunc():
     out = []
     cite = "C17 7.21.6.5p2-p3 (output beyond n-1 discarded, would-be length returned)"
@@ -780,6 +878,7 @@ def all_cases():
     import families_pext  # the kernel's %p extensions; it imports case() and I() from here
     for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,
                 fam_width_prec, fam_percent, fam_positional, fam_n, fam_float, fam_float_g_edges,
-                fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel) + families_pext.FAMILIES:
+                fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel, fam_float_l, fam_nan_sign,
+                fam_big_fields) + families_pext.FAMILIES:
         for c in fam():
             yield c
