@@ -17,7 +17,7 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 
 LAYERS = [  # lowest first: (name, places: directories, taken recursively, or single files)
     ("engine", ["impl"]),
-    ("base", ["core/case/scn_base.h"]),
+    ("base", ["core/case/scn_base.h", "core/supervise"]),
     ("case", ["core/case"]),
     ("targets", ["core/targets"]),
     ("oracles", ["oracles"]),
@@ -146,6 +146,7 @@ def test_every_file_is_in_a_layer():
     layer_of = {_rel(REPO, f): name for _, name, f in files}
     # the directories the library lives in are all covered
     for place, name in [("core/case/case.h", "case"), ("core/case/scn_base.h", "base"),
+                        ("core/supervise/supervise.h", "base"),
                         ("core/targets/target.h", "targets"), ("core/targets/kernel/kern_printf.h", "targets"),
                         ("core/targets/musl/musl_api.h", "targets"), ("oracles/rules.h", "oracles"),
                         ("programs/scn_conform.c", "programs"), ("programs/exec/scn_exec.c", "programs"),
