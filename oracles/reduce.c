@@ -228,6 +228,14 @@ static int pass_spec(struct red *R, enum scn_dialect d)
             progress |= attempt(R);
         }
         it = &R->cur.it[i];
+        if (it->conv == 'n' && it->lenmod[0] && own && R->cur.args[va].type == SCN_ARG_N) {
+            /* a count stored through an int: what a wrong count needs */
+            begin(R);
+            R->cand.it[i].lenmod[0] = 0;
+            R->cand.args[va].ntype = SCN_N_INT;
+            progress |= attempt(R);
+        }
+        it = &R->cur.it[i];
         int signed_type = signed_type_of(it->lenmod);
         if (own && scn_is_int_conv(it->conv) && it->conv != 'd' && signed_type >= 0) {
             begin(R);

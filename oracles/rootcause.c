@@ -233,6 +233,32 @@ static int n_still(struct scn_case *cand, void *vctx)
     return memcmp(outs[0].n, outs[1].n, outs[0].nn * sizeof outs[0].n[0]) != 0;
 }
 
+/* A wrong %n value is the bug of the %n specification that stores it: the
+ * signature names the shape of the first %n whose value differs from the
+ * reference's on the reduced case ("%n", "%hhn"), not the text around it,
+ * which only gives it a count (a wrong count shows in "%5d%n", "%e%n",
+ * "a%db%n" alike). The reduced case stays the reproducer. */
+static void sign_by_wrong_n(struct scn_rootcause *rc, const char *oracle, enum scn_dialect d,
+                            const struct scn_target *const *t)
+{
+    static struct scn_case work, sub;
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    struct scn_diff_out outs[2];
+    memcpy(&work, &rc->reduced, sizeof work);
+    if (!outputs_of(t, 2, &work, outs)) return;
+    size_t n = scn_scan_specs(&rc->reduced, d, sp, SCN_MAX_SPECS), k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].invalid || sp[i].conv != 'n') continue;
+        if (k < outs[0].nn && outs[0].n[k] != outs[1].n[k] && !scn_spec_subcase(&rc->reduced, &sp[i], &sub)) {
+            scn_case_shape(&sub, d, rc->shape, sizeof rc->shape);
+            snprintf(rc->signature, sizeof rc->signature, "%s:%s:%s:%s", oracle, rc->rule ? rc->rule->id : rc->shape,
+                     rc->targets, rc->klass);
+            return;
+        }
+        k++;
+    }
+}
+
 void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const struct scn_target *t,
                           const struct scn_target *reference, const char *oracle, struct scn_rootcause *rc)
 {
@@ -256,6 +282,7 @@ void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const st
         memcpy(&rc->reduced, c, sizeof *c);
         rc->steps = n_differs ? scn_reduce(&rc->reduced, d, n_still, pair, SCN_REDUCE_BUDGET) : 0;
         sign_one(rc, d, t->name, oracle, "conformance", 0, 0);
+        if (n_differs) sign_by_wrong_n(rc, oracle, d, pair);
         if (strcmp(oracle, "expect.n") && rc->rule) { /* bytes the reference prints too: no rule of t's */
             rc->rule = NULL;
             rc->klass = "conformance";
