@@ -172,6 +172,9 @@ def make_parser():
     from . import mutate
     mutate.add_parser(sub, EPILOG)
 
+    from . import scan
+    scan.add_parser(sub, EPILOG)
+
     sub.add_parser("certify", add_help=False,
                    help="certify a vendored printf (scnfuzz certify --help)")
     return top
@@ -334,6 +337,11 @@ def cmd_mutate(args):
     return mutate.main(args)
 
 
+def cmd_scan(args):
+    from . import scan
+    return scan.main(args)
+
+
 def _main(argv):
     if argv[:1] == ["certify"]:  # its own parser (many options of its own)
         from . import certify
@@ -345,7 +353,7 @@ def _main(argv):
         return 2
     return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
             "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus,
-            "matrix": cmd_matrix, "mutate": cmd_mutate}[args.cmd](args)
+            "matrix": cmd_matrix, "mutate": cmd_mutate, "scan": cmd_scan}[args.cmd](args)
 
 
 def _say(msg):

@@ -1,0 +1,325 @@
+"""`scnfuzz scan`: the printf-family calls of one function body and the
+candidates of misuse, from libclang's AST (scan_parse.FileScan parses).
+
+What is a candidate here (the parent, scan.py, decides the ones that need
+the output's bound: a bounded format cannot be truncated, so its C99 return
+value IS the number of bytes written):
+  snprintf-ret-length   len += snprintf(buf + len, size - len, ...): the C99
+                        return (the would-be length) added to a running length
+  snprintf-ret-pointer  p += snprintf(p, end - p, ...): added to a pointer
+                        into the same buffer
+  snprintf-ret-returned return snprintf(buf, PAGE_SIZE, ...) from a sysfs-style
+                        show() (it returns the bytes it wrote)
+  sprintf-overflow      sprintf into a fixed-size array (the bound decides)
+  scnprintf-ret-compared scnprintf(buf, size, ...) >= size: never true
+A site that checks the value (a relational operator or min/min_t/clamp/
+WARN_ON on it, anywhere in the statements of the function that mention it)
+is not a candidate: precision before recall. A statement's tokens are
+clang's tokens of the function body, cut at ';', '{' and '}'.
+"""
+from .mutator import _cindex
+
+WOULD_BE = {"snprintf", "vsnprintf"}  # the C99 functions whose return is the would-be length
+BYTES_WRITTEN = {"scnprintf", "vscnprintf", "sysfs_emit", "sysfs_emit_at"}
+SPRINTF = {"sprintf"}
+RELATIONAL = {"<", "<=", ">", ">="}
+CHECK_MACROS = {"min", "min_t", "min3", "clamp", "clamp_t", "clamp_val", "umin", "WARN_ON", "WARN_ON_ONCE",
+                "WARN", "WARN_ONCE", "BUG_ON", "MIN"}
+LOOPS = {"FOR_STMT", "WHILE_STMT", "DO_STMT"}
+
+FIX = {
+    "snprintf-ret-length": "use scnprintf() (returns the bytes written), or stop when the return value "
+                           "reaches the space left",
+    "snprintf-ret-pointer": "use scnprintf(), or check the return value against end - p before advancing p",
+    "snprintf-ret-returned": "return sysfs_emit(buf, ...) (or scnprintf(buf, PAGE_SIZE, ...))",
+    "sprintf-overflow": "use snprintf/scnprintf with sizeof the array, or bound the %s with a precision",
+    "scnprintf-ret-compared": "compare snprintf()'s return value instead (scnprintf never returns size or "
+                              "more), or drop the check",
+    "pa-double-0x": "drop the literal 0x: %pa and %pad print their own 0x",
+}
+
+
+def _strip_up(parents, nodes, i):
+    """Index of the first ancestor of node i that is not a cast, paren or implicit node."""
+    j = parents[i]
+    while j >= 0 and nodes[j].kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
+        j = parents[j]
+    return j
+
+
+class Function:
+    """One function definition: its nodes in pre-order with their parents."""
+
+    def __init__(self, fs, cursor):
+        from . import scan_parse
+        self.sp = scan_parse
+        self.fs, self.cursor, self.name = fs, cursor, cursor.spelling
+        self.nodes, self.parents, self.in_loop = [], [], []
+        stack = [(cursor, -1, False)]
+        while stack:
+            c, p, loop = stack.pop()
+            i = len(self.nodes)
+            self.nodes.append(c)
+            self.parents.append(p)
+            self.in_loop.append(loop)
+            loop = loop or c.kind.name in LOOPS
+            kids = list(c.get_children())
+            for k in reversed(kids):
+                stack.append((k, i, loop))
+        self._stmts = None
+        self.calls = []  # (node index, call record)
+
+    # ---- tokens
+    def toks(self, c):
+        return [t.spelling for t in c.get_tokens()]
+
+    def statements(self):
+        """The body's tokens cut into statements (lists of token spellings)."""
+        if self._stmts is None:
+            out, cur = [], []
+            for t in self.cursor.get_tokens():
+                s = t.spelling
+                if s in (";", "{", "}"):
+                    if cur:
+                        out.append(cur)
+                    cur = []
+                else:
+                    cur.append(s)
+            if cur:
+                out.append(cur)
+            self._stmts = out
+        return self._stmts
+
+    def checked(self, names):
+        """Whether a statement that mentions one of names (token sequences)
+        compares it or passes it to a check macro."""
+        for st in self.statements():
+            if not (RELATIONAL & set(st) or CHECK_MACROS & set(st)):
+                continue
+            for n in names:
+                if n and _contains(st, n):
+                    return True
+        return False
+
+    # ---- the calls
+    def printf_calls(self):
+        sp, fs = self.sp, self.fs
+        out = []
+        for i, c in enumerate(self.nodes):
+            if c.kind.name != "CALL_EXPR":
+                continue
+            callee = c.spelling
+            decl = c.referenced
+            attr = fs.format_attr(decl) if decl is not None and decl.kind.name == "FUNCTION_DECL" else None
+            fam = sp.FAMILIES.get(callee)
+            if not attr and not fam:
+                continue
+            family = fam[0] if fam else "attribute"
+            if attr:
+                fmt_i, first = attr
+            else:
+                fmt_i = fam[1]
+                first = 0 if callee in sp.VA_LIST_FUNCS else fmt_i + 1
+            args = list(c.get_arguments())
+            if fmt_i < 1 or fmt_i > len(args):
+                continue
+            fcur = sp.strip(args[fmt_i - 1])
+            fmt = sp.evaluate(args[fmt_i - 1]) if fcur.kind.name == "STRING_LITERAL" else None
+            level = None
+            if fmt is not None and fmt[:1] == b"\x01" and len(fmt) >= 2:  # KERN_<LEVEL>: printk_skip_level()
+                level, fmt = fmt[1:2].decode("latin-1"), fmt[2:]
+            vargs = []
+            if first >= 1:
+                for a in args[first - 1:]:
+                    s = sp.strip(a, casts=False)  # an explicit cast is the type passed
+                    lit = sp.evaluate(a) if s.kind.name == "STRING_LITERAL" else None
+                    t = s.type
+                    ct = t.get_canonical()
+                    vargs.append({"type": t.spelling, "canonical": ct.spelling, "kind": ct.kind.name,
+                                  "size": ct.get_size() if ct.kind.name not in ("POINTER", "INVALID") else 8,
+                                  "pointee": ct.get_pointee().get_canonical().kind.name
+                                  if ct.kind.name == "POINTER" else None,
+                                  "literal": lit.decode("latin-1") if isinstance(lit, bytes) else None})
+            loc = c.extent.start
+            rec = {"file": fs.path, "line": loc.line, "col": loc.column, "name": fs.expansion_name(c),
+                   "callee": callee, "family": family, "function": self.name,
+                   "format": fmt.decode("latin-1") if fmt is not None else None,
+                   "format_index": fmt_i, "va_list": first == 0, "args": vargs, "level": level,
+                   "format_warning": loc.line in fs.format_warnings,
+                   "code": fs.line_text(loc.line)}
+            self.calls.append((i, rec, args))
+            out.append(rec)
+        return out
+
+    # ---- the candidates
+    def candidates(self):
+        out = []
+        for i, rec, args in self.calls:
+            callee = rec["callee"]
+            if callee in WOULD_BE and len(args) >= 2:
+                out.extend(self._would_be(i, rec, args))
+            elif callee in BYTES_WRITTEN:
+                out.extend(self._compared(i, rec, args))
+            elif callee in SPRINTF and len(args) >= 2:
+                out.extend(self._sprintf(i, rec, args))
+        return out
+
+    def _cand(self, rec, kind, why, **more):
+        d = {"file": rec["file"], "line": rec["line"], "col": rec["col"], "function": self.name,
+             "kind": kind, "why": why, "fix": FIX[kind], "code": rec["code"], "call": rec}
+        d.update(more)
+        return d
+
+    def _size_const(self, size_arg, target):
+        """The constant the size argument starts from (PAGE_SIZE in PAGE_SIZE - len), if clang computes it."""
+        s = self.sp.strip(size_arg)
+        v = self.sp.evaluate(s)
+        if isinstance(v, int):
+            return v
+        if s.kind.name == "BINARY_OPERATOR":
+            kids = list(s.get_children())
+            if len(kids) == 2:
+                v = self.sp.evaluate(self.sp.strip(kids[0]))
+                if isinstance(v, int):
+                    return v
+        return None
+
+    def _op_after(self, parent, first_child):
+        """The operator token of a binary node: the token after its first operand's tokens."""
+        pt, lt = self.toks(parent), self.toks(first_child)
+        return pt[len(lt)] if len(pt) > len(lt) and pt[:len(lt)] == lt else None
+
+    def _would_be(self, i, rec, args):
+        P, nodes = self.parents, self.nodes
+        j = _strip_up(P, nodes, i)
+        if j < 0:
+            return []
+        par = nodes[j]
+        kind = par.kind.name
+        size_arg = args[1] if len(args) >= 2 else None
+        if kind == "COMPOUND_ASSIGNMENT_OPERATOR":
+            kids = list(par.get_children())
+            if len(kids) == 2 and self._op_after(par, kids[0]) == "+=" and not _is_in(P, i, kids[0], nodes):
+                return self._accumulated(i, rec, kids[0], size_arg)
+            return []
+        if kind == "RETURN_STMT":
+            if self._is_show(args[0]):
+                return [self._cand(rec, "snprintf-ret-returned",
+                                   "a show() returns snprintf()'s would-be length as the bytes it wrote: "
+                                   "past the size once the output is cut",
+                                   size_const=self._size_const(size_arg, None) if size_arg else None)]
+            return []
+        stored = None
+        if kind == "VAR_DECL":
+            stored = [par.spelling]
+        elif kind == "BINARY_OPERATOR":
+            kids = list(par.get_children())
+            if len(kids) == 2 and self._op_after(par, kids[0]) == "=":
+                stored = self.toks(self.sp.strip(kids[0]))
+        if not stored:
+            return []
+        return self._stored(i, rec, stored, size_arg)
+
+    def _accumulated(self, i, rec, lhs, size_arg):
+        target = self.toks(self.sp.strip(lhs))
+        if self.checked([target]):
+            return []
+        ptr = lhs.type.get_canonical().kind.name == "POINTER"
+        kind = "snprintf-ret-pointer" if ptr else "snprintf-ret-length"
+        what = "a pointer into the buffer" if ptr else "a running length"
+        return [self._cand(rec, kind, f"snprintf()'s return value (the would-be length) is added to {what} "
+                           f"({' '.join(target)}) with no check against the size: once the output is cut, "
+                           f"it points past the buffer and the size left wraps",
+                           group=f"{self.name}:{' '.join(target)}", in_loop=self.in_loop[i],
+                           size_const=self._size_const(size_arg, target) if size_arg else None)]
+
+    def _stored(self, i, rec, var, size_arg):
+        """n = snprintf(...); then n added to a length or pointer, or returned by a show()."""
+        if self.checked([var]):
+            return []
+        for k, c in enumerate(self.nodes):
+            if c.kind.name != "COMPOUND_ASSIGNMENT_OPERATOR" or k < i:
+                continue
+            kids = list(c.get_children())
+            if len(kids) != 2 or self._op_after(c, kids[0]) != "+=" or self.toks(self.sp.strip(kids[1])) != var:
+                continue
+            target = self.toks(self.sp.strip(kids[0]))
+            if self.checked([target]):
+                return []
+            ptr = kids[0].type.get_canonical().kind.name == "POINTER"
+            kind = "snprintf-ret-pointer" if ptr else "snprintf-ret-length"
+            return [self._cand(rec, kind, f"snprintf()'s return value ({' '.join(var)}, the would-be length) is "
+                               f"added to {' '.join(target)} with no check against the size",
+                               group=f"{self.name}:{' '.join(target)}", in_loop=self.in_loop[i],
+                               size_const=self._size_const(size_arg, target) if size_arg else None)]
+        return []
+
+    def _is_show(self, dest):
+        """A sysfs-style show(): returns ssize_t, and the buffer written is its char * parameter."""
+        res = self.cursor.result_type
+        if res.spelling != "ssize_t" and not self.name.endswith("_show"):
+            return False
+        d = self.sp.strip(dest)
+        if d.kind.name != "DECL_REF_EXPR":
+            return False
+        r = d.referenced
+        return r is not None and r.kind.name == "PARM_DECL" and r.type.get_canonical().kind.name == "POINTER"
+
+    def _compared(self, i, rec, args):
+        callee = rec["callee"]
+        size_pos = {"scnprintf": 1, "vscnprintf": 1}.get(callee)
+        if size_pos is None or len(args) <= size_pos:
+            return []
+        size = self.toks(self.sp.strip(args[size_pos]))
+        j = _strip_up(self.parents, self.nodes, i)
+        if j < 0:
+            return []
+        par = self.nodes[j]
+        why = (f"{callee}() returns the bytes it wrote, at most size - 1: comparing it with the size "
+               f"({' '.join(size)}) is never true, so a cut output goes unnoticed")
+        if par.kind.name == "BINARY_OPERATOR":
+            kids = list(par.get_children())
+            if len(kids) == 2:
+                op = self._op_after(par, kids[0])
+                first_is_call = _is_in(self.parents, i, kids[0], self.nodes)
+                other = kids[1] if first_is_call else kids[0]
+                never = (">=", ">", "==") if first_is_call else ("<=", "<", "==")
+                if op in never and self.toks(self.sp.strip(other)) == size:
+                    return [self._cand(rec, "scnprintf-ret-compared", why)]
+            return []
+        var = None
+        if par.kind.name == "VAR_DECL":
+            var = [par.spelling]
+        elif par.kind.name == "BINARY_OPERATOR":
+            kids = list(par.get_children())
+            if len(kids) == 2 and self._op_after(par, kids[0]) == "=":
+                var = self.toks(self.sp.strip(kids[0]))
+        if var:
+            for st in self.statements():
+                for op in (">=", ">", "=="):
+                    if _contains(st, var + [op] + size):
+                        return [self._cand(rec, "scnprintf-ret-compared", why)]
+        return []
+
+    def _sprintf(self, i, rec, args):
+        d = self.sp.strip(args[0])
+        t = d.type.get_canonical()
+        if t.kind.name != "CONSTANTARRAY" or rec["format"] is None:
+            return []
+        return [self._cand(rec, "sprintf-overflow", "", array_size=t.get_array_size(),
+                           dest=" ".join(self.toks(d)))]
+
+
+def _contains(seq, sub):
+    n = len(sub)
+    return any(seq[k:k + n] == sub for k in range(len(seq) - n + 1))
+
+
+def _is_in(parents, i, anc, nodes):
+    """Whether node i lies under the cursor anc."""
+    j = i
+    while j >= 0:
+        if nodes[j] == anc:
+            return True
+        j = parents[j]
+    return False

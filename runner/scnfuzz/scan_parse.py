@@ -1,0 +1,200 @@
+"""`scnfuzz scan`, the C front end: one source file through libclang (a real
+C parser, python3-clang-14) -> its printf-family call sites and the misuse
+candidates of scan_misuse. Runs in the worker processes of scan.py: what it
+returns is plain data (dicts), pickled back to the parent.
+
+A printf-family call is a call of a function that the scanned code declares
+with __attribute__((format(printf, M, N))) (the kernel's __printf(M, N)
+included: the attribute's tokens are read from its source range), or, when
+the declaration is not visible (a file parsed without its include closure),
+a function of the families named in FAMILIES. Macros (pr_info, dev_err, ...)
+are expanded by the preprocessor: the call found is the one after expansion
+(_printk, _dev_err), and the name at the expansion site is kept as `name`.
+"""
+import ctypes
+import functools
+import os
+
+from . import scan_misuse
+from .mutator import _cindex
+
+KEEP_GOING = 0x200  # CXTranslationUnit_KeepGoing: go on after a missing header
+
+# fmt index (1-based) of the families, for calls whose declaration does not say it
+C99 = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "vprintf": 1, "vfprintf": 2, "vsprintf": 2,
+       "vsnprintf": 3, "dprintf": 2, "vdprintf": 2, "asprintf": 2, "vasprintf": 2}
+SCN = {"scnprintf": 3, "vscnprintf": 3, "sysfs_emit": 2, "sysfs_emit_at": 3}
+_LEVELS = ("emerg", "alert", "crit", "err", "warn", "warning", "notice", "info", "debug", "dbg", "devel",
+           "cont", "vdbg")
+_SUFFIXES = ("", "_once", "_ratelimited")
+KERNEL = {"printk": 1, "_printk": 1, "printk_deferred": 1, "dev_printk": 3, "dev_err_probe": 3,
+          "netdev_printk": 3}
+for _lv in _LEVELS:
+    for _sf in _SUFFIXES:
+        KERNEL[f"pr_{_lv}{_sf}"] = 1
+        KERNEL[f"dev_{_lv}{_sf}"] = 2
+        KERNEL[f"_dev_{_lv}{_sf}"] = 2
+        KERNEL[f"netdev_{_lv}{_sf}"] = 2
+FAMILIES = {**{k: ("c99", v) for k, v in C99.items()}, **{k: ("scnprintf", v) for k, v in SCN.items()},
+            **{k: ("kernel", v) for k, v in KERNEL.items()}}
+VA_LIST_FUNCS = {"vprintf", "vfprintf", "vsprintf", "vsnprintf", "vdprintf", "vasprintf", "vscnprintf"}
+
+
+# ---- clang_Cursor_Evaluate (not in the Python bindings of clang 14)
+
+@functools.lru_cache(maxsize=None)
+def _eval_api():
+    ci = _cindex()
+    L = ci.conf.lib
+    L.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+    L.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+    L.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+    L.clang_EvalResult_getKind.restype = ctypes.c_int
+    L.clang_EvalResult_getAsStr.argtypes = [ctypes.c_void_p]
+    L.clang_EvalResult_getAsStr.restype = ctypes.c_char_p
+    L.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+    L.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+    L.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    return L
+
+
+def evaluate(cursor):
+    """The value clang computes for an expression: an int, bytes (a string
+    literal, concatenated, escapes decoded, cut at a NUL) or None."""
+    L = _eval_api()
+    r = L.clang_Cursor_Evaluate(cursor)
+    if not r:
+        return None
+    try:
+        kind = L.clang_EvalResult_getKind(r)
+        if kind == 1:
+            return L.clang_EvalResult_getAsLongLong(r)
+        if kind == 4:
+            return L.clang_EvalResult_getAsStr(r)
+        return None
+    finally:
+        L.clang_EvalResult_dispose(r)
+
+
+def strip(c, casts=True):
+    """An expression without the implicit conversions, parentheses and (with
+    casts) the casts over it."""
+    ci = _cindex()
+    K = ci.CursorKind
+    kinds = (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) if casts else (K.UNEXPOSED_EXPR, K.PAREN_EXPR)
+    while c.kind in kinds:
+        kids = list(c.get_children())
+        if not kids:
+            break
+        c = kids[-1]
+    return c
+
+
+class FileScan:
+    """One translation unit's call sites and misuse candidates."""
+
+    def __init__(self, path, args, pch=None):
+        ci = _cindex()
+        self.ci, self.path = ci, path
+        flags = list(args) + ["-ferror-limit=0", "-Wno-everything", "-Wformat"]
+        if pch:
+            flags += ["-include-pch", pch]
+        self.tu = ci.Index.create().parse(path, args=flags, options=KEEP_GOING)
+        self.real = os.path.realpath(path)
+        with open(path, "rb") as f:
+            self.src = f.read()
+        self.lines = self.src.split(b"\n")
+        self.errors = 0
+        self.format_warnings = set()  # lines of the main file where -Wformat says the arguments do not fit
+        for d in self.tu.diagnostics:
+            if d.severity >= ci.Diagnostic.Error:
+                self.errors += 1
+            elif (d.option or "").startswith("-Wformat") and d.location.file and self._mine(d.location.file):
+                self.format_warnings.add(d.location.line)
+        self._attr_cache = {}
+
+    def _mine(self, f):
+        return f.name == self.path or os.path.realpath(f.name) == self.real
+
+    def line_text(self, line):
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1].decode("utf-8", "replace").strip()
+        return ""
+
+    def tokens(self, c):
+        return [t.spelling for t in c.get_tokens()]
+
+    def format_attr(self, decl):
+        """(M, N) of the declaration's format(printf, M, N), or None."""
+        key = decl.hash
+        if key in self._attr_cache:
+            return self._attr_cache[key]
+        ci, out = self.ci, None
+        for ch in decl.get_children():
+            if not ch.kind.is_attribute():
+                continue
+            s, e = ch.extent.start, ch.extent.end
+            if not s.file:
+                continue
+            a = ci.SourceLocation.from_position(self.tu, s.file, s.line, s.column)
+            b = ci.SourceLocation.from_position(self.tu, e.file, e.line, e.column)
+            toks = [t.spelling for t in self.tu.get_tokens(extent=ci.SourceRange.from_locations(a, b))]
+            out = _format_numbers(toks) or out
+        self._attr_cache[key] = out
+        return out
+
+    def expansion_name(self, c):
+        """The identifier written at the call's location (the macro's name when
+        the call comes from a macro expansion, else the callee's)."""
+        off = c.extent.start.offset
+        s = self.src
+        end = off
+        while end < len(s) and (chr(s[end]).isalnum() or s[end] == 0x5F):
+            end += 1
+        return s[off:end].decode("ascii", "replace") or c.spelling
+
+    def scan(self):
+        ci = self.ci
+        calls, cands = [], []
+        for top in self.tu.cursor.get_children():
+            f = top.location.file
+            if not f or not self._mine(f):
+                continue
+            if top.kind == ci.CursorKind.FUNCTION_DECL and top.is_definition():
+                fn = scan_misuse.Function(self, top)
+                for call in fn.printf_calls():
+                    calls.append(call)
+                cands.extend(fn.candidates())
+        return calls, cands
+
+
+def _format_numbers(toks):
+    """(M, N) from the tokens of a format attribute: format(printf, M, N),
+    __format__(__printf__, M, N), format(gnu_printf, ...) or the kernel's __printf(M, N)."""
+    for i, t in enumerate(toks):
+        nums = None
+        if t in ("format", "__format__") and i + 7 < len(toks) + 1:
+            seq = toks[i + 1:i + 8]
+            if len(seq) == 7 and seq[1] in ("printf", "__printf__", "gnu_printf") and seq[2] == "," and seq[4] == ",":
+                nums = (seq[3], seq[5])
+        elif t == "__printf":
+            seq = toks[i + 1:i + 6]
+            if len(seq) == 5 and seq[0] == "(" and seq[2] == ",":
+                nums = (seq[1], seq[3])
+        if nums:
+            try:
+                return int(nums[0], 0), int(nums[1], 0)
+            except ValueError:
+                return None
+    return None
+
+
+def scan_file(job):
+    """Worker entry: job = (path, args, pch) -> dict (calls, candidates, errors) or {"error"}."""
+    path, args, pch = job
+    try:
+        fs = FileScan(path, args, pch)
+        calls, cands = fs.scan()
+    except Exception as e:  # a file libclang cannot read at all: reported, the scan goes on
+        return {"file": path, "error": f"{type(e).__name__}: {e}"}
+    return {"file": path, "calls": calls, "candidates": cands, "parse_errors": fs.errors}
