@@ -21,6 +21,7 @@ not apply (exit 2) is one row saying so. A bug found in fewer than 4 of the
 runs needs its reason: the .diff's `note:` header line, shown in the table.
 """
 import argparse
+import ast
 import datetime
 import json
 import os
@@ -107,6 +108,23 @@ def last_json(stdout):
     return None
 
 
+def finding_case(out_dir):
+    """Where the run found it (a corpus line, or the campaign) and the case,
+    from the run's report.json; nothing when it has none."""
+    try:
+        outcome = json.loads((pathlib.Path(out_dir) / "report.json").read_text()).get("outcome")
+    except (OSError, ValueError):
+        return {}
+    if isinstance(outcome, str):  # a mutate report may keep the outcome as a Python literal
+        try:
+            outcome = ast.literal_eval(outcome)
+        except (ValueError, SyntaxError):
+            return {}
+    if not isinstance(outcome, dict):
+        return {}
+    return {k: outcome[k] for k in ("where", "case") if isinstance(outcome.get(k), str)}
+
+
 def run_once(diff, target, seconds, out_dir):
     """One `scnfuzz mutate --patch` run: its JSON result, or a record of why
     there is none (does not apply, error)."""
@@ -125,6 +143,7 @@ def run_once(diff, target, seconds, out_dir):
             return {"error": why, "detail": (r.stderr.strip().splitlines() or [""])[-1][:300],
                     "wall_s": round(time.monotonic() - t0, 1)}
         res["wall_s"] = round(time.monotonic() - t0, 1)
+        res.update(finding_case(out_dir))
         return res
     return {"error": "mutation build busy", "detail": f"retried {BUSY_TRIES} times", "wall_s": 0}
 
@@ -141,6 +160,7 @@ def summarise(runs):
         "median_seconds": statistics.median(r["seconds"] for r in found) if found else None,
         "median_executions": int(statistics.median(r["executions"] for r in found)) if found else None,
         "signatures": sorted({r["signature"] for r in found if r.get("signature")}),
+        "found_by": sorted({f"{r.get('where', '?')}: {r['case']}" for r in found if r.get("case")}),
         "errors": sorted(set(errors)),
     }
 
@@ -186,6 +206,9 @@ def markdown(rows, args, started, took):
         lines.append(f"  fix {h['fix']} \"{h.get('subject', '')}\" ({h.get('date', '')}); case `{h.get('case', '')}`")
         if s["signatures"]:
             lines.append("  signatures: " + ", ".join(f"`{x}`" for x in s["signatures"]))
+        if s["found_by"]:
+            lines.append("  found by: " + "; ".join(f"`{x}`" for x in s["found_by"][:3])
+                         + (f" (and {len(s['found_by']) - 3} more)" if len(s["found_by"]) > 3 else ""))
         if s["found"] < 4:
             lines.append("  not found in 4 of the runs: " + (h.get("note") or "no reason recorded in its header"))
     return "\n".join(lines) + "\n"

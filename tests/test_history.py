@@ -12,6 +12,7 @@ bug's runs is checked on run records of each kind.
 Run: SCN_BUILD_DIR=$PWD/build/asan /usr/bin/python3 -m pytest -q tests/test_history.py
 """
 import importlib.util
+import json
 import pathlib
 import re
 import shutil
@@ -89,7 +90,8 @@ def test_header_continuation_lines(tmp_path):
 
 def test_summary_of_runs():
     runs = [
-        {"found": True, "stage": "fuzz", "seconds": 30.0, "executions": 3000, "signature": "differential:a"},
+        {"found": True, "stage": "fuzz", "seconds": 30.0, "executions": 3000, "signature": "differential:a",
+         "where": "campaign", "case": '"%d" int:1'},
         {"found": True, "stage": "conform", "seconds": 1.0, "executions": 10, "signature": "differential:b"},
         {"found": True, "stage": "fuzz", "seconds": 10.0, "executions": 1000, "signature": "differential:a"},
         {"found": False, "stage": None, "seconds": 60.0, "executions": 9000, "signature": None},
@@ -100,10 +102,23 @@ def test_summary_of_runs():
     assert s["median_seconds"] == 10.0 and s["median_executions"] == 1000
     assert s["signatures"] == ["differential:a", "differential:b"]
     assert s["errors"] == ["does not apply"]
+    assert s["found_by"] == ['campaign: "%d" int:1']
     none = history.summarise([{"found": False, "stage": None, "seconds": 5.0, "executions": 7, "signature": None}])
     assert (none["found"], none["stage"], none["median_seconds"]) == (0, None, None)
     row = history.table_rows([({"id": "x", "target": "musl", "fix": "0" * 40}, s)])[-1]
     assert row.startswith("| `x` | musl | 000000000000 | 3/5 (does not apply) | fuzz |")
+
+
+def test_where_a_run_found_it(tmp_path):
+    outcome = {"status": "killed", "where": "corpus/int.tsv:7", "case": '"%#o" int:0', "seconds": 0.1}
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "report.json").write_text(json.dumps({"outcome": outcome}))
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "report.json").write_text(json.dumps({"outcome": repr(outcome)}))
+    want = {"where": "corpus/int.tsv:7", "case": '"%#o" int:0'}
+    assert history.finding_case(tmp_path / "a") == want
+    assert history.finding_case(tmp_path / "b") == want
+    assert history.finding_case(tmp_path / "none") == {}
 
 
 def test_the_json_line_is_the_last_one():
