@@ -216,6 +216,20 @@ def functions_by_line(path, compile_args):
     return out
 
 
+def function_spans(path, compile_args):
+    """name -> (start, end, name_start, static) in bytes, for the file's own function
+    definitions whose name is spelled in the file (not made by a macro), static or of
+    no storage class."""
+    out = {}
+    for fn in _function_definitions(_parse(path, compile_args), path):
+        start, end, at = fn.extent.start.offset, fn.extent.end.offset, fn.location.offset
+        storage = fn.storage_class.name
+        toks = [t.spelling for t in fn.get_tokens() if t.extent.start.offset == at]
+        if toks == [fn.spelling] and storage in ("STATIC", "NONE"):
+            out[fn.spelling] = (start, end, at, storage == "STATIC")
+    return out
+
+
 def _macro_intervals(tu, path):
     """The file's macro invocations (name and arguments) as sorted disjoint [a, b)."""
     spans = sorted((c.extent.start.offset, c.extent.end.offset) for c in tu.cursor.get_children()
@@ -465,8 +479,11 @@ def _char_literal(v):
 
 
 class _Generator:
-    def __init__(self, path, source, fn):
-        self.path, self.source, self.fn = path, source, fn
+    """The mutants of one function: run() -> (start, end, after, operator, host start,
+    host end, host layer, negates a pointer)."""
+
+    def __init__(self, source, fn):
+        self.source, self.fn = source, fn
         self.found = []  # (start, end, after, operator, host_start, host_end, layer, neg_ptr)
 
     def add(self, start, end, after, op, host, layer, neg_pointer=False):
@@ -813,7 +830,7 @@ def generate(path, compile_args, functions=None):
         if functions is not None and cur.spelling not in functions:
             continue
         fn = _Function(cur, source, macros)
-        for item in _Generator(path, source, fn).run():
+        for item in _Generator(source, fn).run():
             found.append(item + (fn.name,))
     order = {op: i for i, op in enumerate(OPERATORS)}
     found.sort(key=lambda t: (t[0], t[1], t[2], order[t[3]]))
@@ -833,6 +850,12 @@ def generate(path, compile_args, functions=None):
 
 
 # --- apply and schema ---------------------------------------------------------------------
+
+def relocated(m, delta):
+    """Mutant m for a text whose byte 0 is byte -delta of m's file."""
+    return dataclasses.replace(m, start=m.start + delta, end=m.end + delta,
+                               host_start=m.host_start + delta, host_end=m.host_end + delta)
+
 
 def apply(source, m):
     """The source of mutant m: the original with its one edit."""
