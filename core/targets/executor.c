@@ -11,20 +11,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "case.h"
+#include "supervise.h"
 
 #define EXEC_MAX_ALLOC ((size_t)1 << 26) /* the largest buffer the executor allocates */
 #define GRACE_S 5                         /* beyond the executor's own time limit per request */
 
 static char exe_path[4096];
 static char t_name[64], t_version[160];
-static pid_t child = -1;
+static struct scn_sup_child child = { -1, 0, -1 };
 static int to_fd = -1, from_fd = -1;
 static unsigned timeout_s = 10;
 static unsigned long deaths;
@@ -82,25 +79,16 @@ static char *read_line(size_t *len, int *hang)
     }
 }
 
-/* How the child ended, after it closed its output ("crash signal 11 (no answer)"). */
+/* How the child ended, after it closed its output ("crash signal 11 (no
+ * answer)"): its end is waited for 1 s, then it is killed. */
 static void reap(char *why, size_t cap)
 {
-    int st = 0;
-    pid_t w = 0;
-    for (int i = 0; i < 200 && (w = waitpid(child, &st, WNOHANG)) == 0; i++) {
-        struct timespec ts = { 0, 5000000 };
-        nanosleep(&ts, NULL);
-    }
-    if (w == 0) {
-        kill(child, SIGKILL);
-        waitpid(child, &st, 0);
-        snprintf(why, cap, "crash (closed its output)");
-    } else if (WIFSIGNALED(st)) {
-        snprintf(why, cap, "crash signal %d (no answer)", WTERMSIG(st));
-    } else {
-        snprintf(why, cap, "crash exit %d (no answer)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    }
-    child = -1;
+    struct scn_sup_watch w = { scn_now_ns() + 1000000000u, NULL, NULL, NULL, 5 };
+    struct scn_sup_end e;
+    scn_sup_wait(&child, &w, &e);
+    if (e.kind == SCN_SUP_HANG) snprintf(why, cap, "crash (closed its output)");
+    else if (e.kind == SCN_SUP_SIGNAL) snprintf(why, cap, "crash signal %d (no answer)", e.code);
+    else snprintf(why, cap, "crash exit %d (no answer)", e.code);
 }
 
 static void stop_child(void)
@@ -108,15 +96,30 @@ static void stop_child(void)
     if (to_fd >= 0) close(to_fd);
     if (from_fd >= 0) close(from_fd);
     to_fd = from_fd = -1;
-    if (child > 0) {
-        kill(child, SIGKILL);
-        waitpid(child, NULL, 0);
-    }
-    child = -1;
+    scn_sup_kill(&child, NULL);
     rb_len = rb_pos = 0;
 }
 
 void scn_executor_stop(void) { stop_child(); }
+
+/* The child: the executor on the pipes' ends (fd[0] its stdin, fd[1] its
+ * stdout), under the memory limit the runner gives its children (this
+ * process may be ASan-built and cannot carry RLIMIT_AS itself). */
+static long exec_executor(void *arg)
+{
+    const int *fd = arg;
+    dup2(fd[0], 0);
+    dup2(fd[1], 1);
+    char t[16];
+    snprintf(t, sizeof t, "%u", timeout_s);
+    setenv("SCN_EXEC_TIMEOUT", t, 1);
+    signal(SIGPIPE, SIG_DFL);
+    /* last: an ASan-built parent's allocator cannot map under it */
+    const char *mem = getenv("SCN_CHILD_MEM_MB");
+    scn_limit_memory(mem && *mem ? strtoul(mem, NULL, 10) : 1024);
+    execl(exe_path, exe_path, (char *)NULL);
+    _exit(127);
+}
 
 static int start_child(char *err, size_t errcap)
 {
@@ -131,37 +134,14 @@ static int start_child(char *err, size_t errcap)
         close(in[1]);
         return -1;
     }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
+    int ends[2] = { in[0], out[1] };
+    if (scn_sup_spawn(&child, NULL, exec_executor, ends)) { /* it dies with this process */
         snprintf(err, errcap, "fork: %s", strerror(errno));
         close(in[0]); close(in[1]); close(out[0]); close(out[1]);
         return -1;
     }
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        /* it dies with this process, and runs under the memory limit the
-         * runner gives its children (this process may be ASan-built and
-         * cannot carry RLIMIT_AS itself) */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127);
-        char t[16];
-        snprintf(t, sizeof t, "%u", timeout_s);
-        setenv("SCN_EXEC_TIMEOUT", t, 1);
-        signal(SIGPIPE, SIG_DFL);
-        const char *mem = getenv("SCN_CHILD_MEM_MB");
-        unsigned long mb = mem && *mem ? strtoul(mem, NULL, 10) : 1024;
-        if (mb) { /* last: an ASan-built parent's allocator cannot map under it */
-            struct rlimit rl = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
-            setrlimit(RLIMIT_AS, &rl);
-        }
-        execl(exe_path, exe_path, (char *)NULL);
-        _exit(127);
-    }
     close(in[0]);
     close(out[1]);
-    child = pid;
     to_fd = in[1];
     from_fd = out[0];
     rb_len = rb_pos = 0;
@@ -425,7 +405,7 @@ static int ask(size_t n, int scn, size_t size)
 {
     char why[96] = "";
     enum scn_exec_fault f = SCN_EXEC_OK;
-    if (child < 0 && start_child(why, sizeof why)) {
+    if (child.pid < 0 && start_child(why, sizeof why)) {
         f = SCN_EXEC_CRASH;
     } else {
         send_all(req, n);
