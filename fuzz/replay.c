@@ -36,19 +36,16 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "finding.h"
 #include "fuzz_core.h"
 #include "rootcause.h"
+#include "supervise.h"
 
 static struct fz_config cfg;
 static int quiet;
@@ -76,134 +73,30 @@ static const char *verdict_name(int v)
 
 /* ------------------------------------------------------------ one case in a child */
 
-static double now_s(void)
+/* Runs fn(ctx) in a child process that dies with this one, within the time
+ * limit per case (core/supervise); quiet: its stdout and stderr go to
+ * /dev/null. An ok end's value is fn's (the case's bug findings). */
+static void in_child(scn_sup_fn fn, void *ctx, int quiet_io, struct scn_sup_end *e)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* How a child running a case ended. */
-struct outcome {
-    int done;      /* it reported its result: the case ran to its end */
-    size_t nf;     /* its bug findings */
-    int status;    /* waitpid status when !done and !hung */
-    int hung;      /* killed at the time limit */
-};
-
-typedef size_t (*child_fn)(void *ctx);
-
-/* Runs fn(ctx) in a child process that dies with this one, within timeout
- * seconds; quiet: its stdout and stderr go to /dev/null. */
-static void in_child(child_fn fn, void *ctx, double timeout, int quiet_io, struct outcome *o)
-{
-    memset(o, 0, sizeof *o);
-    int p[2];
-    fflush(stdout);
-    fflush(stderr);
-    if (pipe(p)) {
-        perror("scn-replay: pipe");
-        exit(2);
-    }
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
+    struct scn_sup_opts o = { 0, quiet_io ? SCN_SUP_QUIET_OUT | SCN_SUP_QUIET_ERR : 0 };
+    if (scn_sup_run(&o, fn, ctx, (uint64_t)(case_timeout * 1e9), e)) {
         perror("scn-replay: fork");
         exit(2);
-    }
-    if (pid == 0) {
-        close(p[0]);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(3); /* the parent died before prctl */
-        if (quiet_io) {
-            int nul = open("/dev/null", O_WRONLY);
-            if (nul >= 0) {
-                dup2(nul, 1);
-                dup2(nul, 2);
-            }
-        }
-        size_t nf = fn(ctx);
-        fflush(stdout);
-        ssize_t w = write(p[1], &nf, sizeof nf);
-        _exit(w == (ssize_t)sizeof nf ? 0 : 3); /* _exit: no leak check or atexit work per case */
-    }
-    close(p[1]);
-    unsigned char got[sizeof o->nf];
-    size_t ngot = 0;
-    double deadline = now_s() + timeout;
-    for (;;) {
-        pid_t r = waitpid(pid, &o->status, WNOHANG);
-        if (r == pid) break;
-        double left = deadline - now_s();
-        if (left <= 0) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &o->status, 0);
-            o->hung = 1;
-            break;
-        }
-        struct pollfd pf = { p[0], POLLIN, 0 };
-        if (poll(&pf, 1, left > 0.05 ? 50 : (int)(left * 1000) + 1) > 0 && ngot < sizeof got) {
-            ssize_t k = read(p[0], got + ngot, sizeof got - ngot);
-            if (k > 0) ngot += (size_t)k;
-        }
-    }
-    while (ngot < sizeof got) { /* what it wrote before it exited */
-        struct pollfd pf = { p[0], POLLIN, 0 };
-        if (poll(&pf, 1, 0) <= 0) break;
-        ssize_t k = read(p[0], got + ngot, sizeof got - ngot);
-        if (k <= 0) break;
-        ngot += (size_t)k;
-    }
-    close(p[0]);
-    if (!o->hung && ngot == sizeof got && WIFEXITED(o->status) && WEXITSTATUS(o->status) == 0) {
-        memcpy(&o->nf, got, sizeof o->nf);
-        o->done = 1;
-    }
-}
-
-/* (sigabbrev_np is glibc 2.32+; scn-replay builds with older libcs too) */
-static const char *signal_name(int sig)
-{
-    static char other[32];
-    switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGABRT: return "SIGABRT";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGTRAP: return "SIGTRAP";
-    case SIGSYS: return "SIGSYS";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGALRM: return "SIGALRM";
-    case SIGPIPE: return "SIGPIPE";
-    case SIGXCPU: return "SIGXCPU";
-    case SIGXFSZ: return "SIGXFSZ";
-    default: snprintf(other, sizeof other, "signal %d", sig); return other;
     }
 }
 
 /* How a child died, after a target's name: "killed by SIGSEGV (Segmentation fault)", ... */
-static void describe(const struct outcome *o, double timeout, char *out, size_t cap)
+static void describe(const struct scn_sup_end *e, double timeout, char *out, size_t cap)
 {
-    if (o->hung)
+    if (e->kind == SCN_SUP_HANG)
         snprintf(out, cap, "gave no result within %g s (SCN_REPLAY_TIMEOUT)", timeout);
-    else if (WIFSIGNALED(o->status)) {
-        int sig = WTERMSIG(o->status);
-        snprintf(out, cap, "killed by %s (%s)", signal_name(sig), strsignal(sig));
-    } else if (WIFEXITED(o->status) && WEXITSTATUS(o->status) == 0)
+    else if (e->kind == SCN_SUP_SIGNAL)
+        snprintf(out, cap, "killed by %s (%s)", scn_sup_signal_name(e->code), strsignal(e->code));
+    else if (e->code == 0)
         snprintf(out, cap, "called exit(0) during the case");
     else
         snprintf(out, cap, "exited with status %d during the case (exit() called, or a sanitizer report on stderr)",
-                 WIFEXITED(o->status) ? WEXITSTATUS(o->status) : -1);
-}
-
-/* Whether two outcomes are the same death (signal, or exit status, or hang). */
-static int same_death(const struct outcome *a, const struct outcome *b)
-{
-    if (a->done || b->done) return 0;
-    if (a->hung || b->hung) return a->hung == b->hung;
-    return a->status == b->status;
+                 e->code);
 }
 
 struct case_job {
@@ -212,7 +105,7 @@ struct case_job {
 };
 
 /* The case as scn-replay always ran it: outputs side by side, oracles, differential. */
-static size_t case_body(void *ctx)
+static long case_body(void *ctx)
 {
     struct case_job *j = ctx;
     if (!quiet) fz_print_outputs(&cfg, j->c, j->d);
@@ -220,7 +113,7 @@ static size_t case_body(void *ctx)
     size_t nf = fz_run_case(&cfg, j->c, j->d);
     fflush(stdout);
     printf("  oracles+differential: %zu finding(s); differential: %s\n", nf, verdict_name(fz_last_diff));
-    return nf;
+    return (long)nf;
 }
 
 /* One target alone on a case, as a run calls it: the plain call into a big
@@ -230,7 +123,7 @@ struct alone {
     struct scn_case c;
 };
 
-static size_t alone_body(void *ctx)
+static long alone_body(void *ctx)
 {
     struct alone *a = ctx;
     /* Default actions for a fault in the plain call: the child dies at once,
@@ -258,34 +151,36 @@ static size_t alone_body(void *ctx)
 
 struct crash_still {
     const struct scn_target *t;
-    struct outcome want;
-    double timeout, deadline;
+    struct scn_sup_end want;
+    uint64_t deadline;
 };
 
+/* The candidate, alone on the target in a child, still dies the same way
+ * (the same signal, exit status, or a hang). */
 static int crash_still_pred(struct scn_case *cand, void *vctx)
 {
     struct crash_still *k = vctx;
-    if (now_s() > k->deadline) return 0; /* out of time: keep what is reduced so far */
+    if (scn_now_ns() > k->deadline) return 0; /* out of time: keep what is reduced so far */
     static struct alone a;
     a.t = k->t;
     memcpy(&a.c, cand, sizeof a.c);
-    struct outcome o;
-    in_child(alone_body, &a, k->timeout, 1, &o);
-    return same_death(&o, &k->want);
+    struct scn_sup_opts quiet = { 0, SCN_SUP_QUIET_OUT | SCN_SUP_QUIET_ERR };
+    return scn_sup_still_dies(&quiet, alone_body, &a, (uint64_t)(case_timeout * 1e9), &k->want);
 }
 
 /* The case died (o): which target, reduced, signed, recorded; one line. */
-static void report_death(struct scn_case *c, enum scn_dialect d, const char *where, const struct outcome *o)
+static void report_death(struct scn_case *c, enum scn_dialect d, const char *where, const struct scn_sup_end *o)
 {
     static struct alone a;
     static struct scn_rootcause rc;
     const struct scn_target *culprit = NULL;
-    struct outcome how = *o, alone_o;
+    struct scn_sup_end how = *o, alone_o;
+    int hung = o->kind == SCN_SUP_HANG;
     for (size_t i = 0; i < cfg.ntargets[d] && !culprit; i++) {
         a.t = cfg.targets[d][i];
         memcpy(&a.c, c, sizeof a.c);
-        in_child(alone_body, &a, case_timeout, 1, &alone_o);
-        if (!alone_o.done && alone_o.hung == o->hung) {
+        in_child(alone_body, &a, 1, &alone_o);
+        if (alone_o.kind != SCN_SUP_OK && (alone_o.kind == SCN_SUP_HANG) == hung) {
             culprit = a.t;
             how = alone_o; /* alone, with default signal actions: the real signal */
         }
@@ -293,12 +188,12 @@ static void report_death(struct scn_case *c, enum scn_dialect d, const char *whe
     memcpy(&rc.reduced, c, sizeof *c);
     rc.steps = 0;
     rc.rule = NULL;
-    if (culprit && !o->hung) {
-        struct crash_still k = { culprit, how, case_timeout, now_s() + REDUCE_SECONDS };
+    if (culprit && !hung) {
+        struct crash_still k = { culprit, how, scn_now_ns() + (uint64_t)(REDUCE_SECONDS * 1e9) };
         rc.steps = scn_reduce(&rc.reduced, d, crash_still_pred, &k, REDUCE_BUDGET);
         rc.rule = scn_rootcause_known(&rc.reduced, d, culprit->name, "crash");
     }
-    const char *oracle = o->hung ? "hang" : "crash";
+    const char *oracle = hung ? "hang" : "crash";
     rc.klass = rc.rule ? scn_rule_classification(rc.rule->kind) : oracle;
     /* not localised to one target: the harness around them (as fz_report_simple names it) */
     snprintf(rc.targets, sizeof rc.targets, "%s", culprit ? culprit->name : "case-model");
@@ -346,9 +241,9 @@ static void run(struct scn_case *c, enum scn_dialect d, const char *where)
         return;
     }
     struct case_job job = { c, d };
-    struct outcome o;
-    in_child(case_body, &job, case_timeout, 0, &o);
-    if (o.done) total_findings += o.nf;
+    struct scn_sup_end o;
+    in_child(case_body, &job, 0, &o);
+    if (o.kind == SCN_SUP_OK) total_findings += (size_t)o.value;
     else report_death(c, d, where, &o);
 }
 
