@@ -55,7 +55,21 @@ def _eval_api():
     L.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
     L.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
     L.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+    L.clang_getExpansionLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
+                                             ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+    L.clang_getExpansionLocation.restype = None
+    L.clang_getCursorLocation.argtypes = [ci.Cursor]
+    L.clang_getCursorLocation.restype = ci.SourceLocation
     return L
+
+
+def expansion_file(cursor):
+    """The CXFile (a handle) where the cursor's location is expanded: cheaper
+    than cursor.location.file, which names it."""
+    L = _eval_api()
+    f = ctypes.c_void_p()
+    L.clang_getExpansionLocation(L.clang_getCursorLocation(cursor), ctypes.byref(f), None, None, None)
+    return f.value
 
 
 def evaluate(cursor):
@@ -105,6 +119,7 @@ class FileScan:
             self.src = f.read()
         self.lines = self.src.split(b"\n")
         self.errors = 0
+        self._mine_cache = {}
         self.format_warnings = set()  # lines of the main file where -Wformat says the arguments do not fit
         for d in self.tu.diagnostics:
             if d.severity >= ci.Diagnostic.Error:
@@ -114,7 +129,10 @@ class FileScan:
         self._attr_cache = {}
 
     def _mine(self, f):
-        return f.name == self.path or os.path.realpath(f.name) == self.real
+        name = f.name
+        if name not in self._mine_cache:
+            self._mine_cache[name] = name == self.path or os.path.realpath(name) == self.real
+        return self._mine_cache[name]
 
     def line_text(self, line):
         if 1 <= line <= len(self.lines):
@@ -156,9 +174,13 @@ class FileScan:
     def scan(self):
         ci = self.ci
         calls, cands = [], []
+        mine = {}
         for top in self.tu.cursor.get_children():
-            f = top.location.file
-            if not f or not self._mine(f):
+            h = expansion_file(top)
+            if h not in mine:
+                f = top.location.file
+                mine[h] = bool(f) and self._mine(f)
+            if not mine[h]:
                 continue
             if top.kind == ci.CursorKind.FUNCTION_DECL and top.is_definition():
                 fn = scan_misuse.Function(self, top)

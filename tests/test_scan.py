@@ -1,0 +1,137 @@
+"""./scnfuzz scan: the fixtures of tests/scan (the kernel's snprintf misuse
+patterns, the sites that check, a format(printf) function) give exactly the
+expected findings, call sites and profile; bad input is exit 2."""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "tests" / "scan"
+
+pytest.importorskip("clang.cindex")
+
+EXPECTED_FINDINGS = {
+    ("tests/scan/lengths.c", 8, "snprintf-ret-length"),
+    ("tests/scan/lengths.c", 15, "snprintf-ret-pointer"),
+    ("tests/scan/sysfs.c", 15, "snprintf-ret-returned"),
+    ("tests/scan/sysfs.c", 27, "sprintf-overflow"),
+    ("tests/scan/sysfs.c", 35, "scnprintf-ret-compared"),
+    ("tests/scan/sysfs.c", 42, "pa-double-0x"),
+}
+EXPECTED_PROFILE = {"%%": 1, "%c": 1, "%d": 6, "%p": 3, "%pM": 1, "%pad": 2, "%s": 11, "%u": 3, "%x": 1,
+                    "(format not a literal)": 1, "flag #": 1, "flag +": 1, "flag -": 1, "flag 0": 1,
+                    "length ll": 1, "width *": 1}
+
+
+def scan(*args, cwd=ROOT):
+    env = dict(os.environ)
+    return subprocess.run([sys.executable, str(ROOT / "scnfuzz"), "scan", *map(str, args)], cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def fixture_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("scan")
+    p = scan("tests/scan", "--jobs", "2", "--out", out / "run", "--profile", out / "profile.json")
+    return p, out
+
+
+def test_findings_exact(fixture_run):
+    p, out = fixture_run
+    assert p.returncode == 1, p.stderr
+    rep = json.loads((out / "run" / "report.json").read_text())
+    got = {(d["file"], d["line"], d["kind"]) for d in rep["findings"]}
+    assert got == EXPECTED_FINDINGS
+    # each source line the fixtures mark FINDING is one
+    marked = set()
+    for f in FIXTURES.glob("*.c"):
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            if "FINDING " in line:
+                marked.add((f"tests/scan/{f.name}", n, line.split("FINDING ")[1].split()[0]))
+    assert marked == EXPECTED_FINDINGS
+    for d in rep["findings"]:
+        assert d["why"] and d["fix"] and d["code"]
+    over = next(d for d in rep["findings"] if d["kind"] == "sprintf-overflow")
+    assert "tag (char[16])" in over["why"] and "%s" in over["why"]
+
+
+def test_report_formats(fixture_run):
+    p, out = fixture_run
+    sarif = json.loads((out / "run" / "report.sarif").read_text())
+    assert sarif["version"] == "2.1.0"
+    res = sarif["runs"][0]["results"]
+    locs = {(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+             r["locations"][0]["physicalLocation"]["region"]["startLine"], r["ruleId"]) for r in res}
+    assert locs == EXPECTED_FINDINGS
+    md = (out / "run" / "report.md").read_text()
+    for f, line, kind in EXPECTED_FINDINGS:
+        assert f"{f}:{line}** `{kind}`" in md
+    assert "tests/scan/lengths.c:8: snprintf-ret-length" in p.stdout
+
+
+def test_profile_exact(fixture_run):
+    p, out = fixture_run
+    prof = json.loads((out / "profile.json").read_text())
+    assert {k: v["count"] for k, v in prof.items()} == EXPECTED_PROFILE
+    assert prof["%pM"]["sites"] == ["tests/scan/sysfs.c:30"]
+    assert prof["%pad"]["sites"] == ["tests/scan/sysfs.c:42", "tests/scan/sysfs.c:43"]
+    assert prof["width *"]["sites"] == ["tests/scan/attr.c:8"]
+
+
+def test_call_sites(fixture_run):
+    _, out = fixture_run
+    rep = json.loads((out / "run" / "report.json").read_text())
+    sites = {(c["file"], c["line"]): c for c in rep["call_sites"]}
+    assert rep["calls"] == len(rep["call_sites"]) == 20
+    pr = sites[("tests/scan/sysfs.c", 30)]  # a macro: found after expansion, named at the expansion site
+    assert (pr["name"], pr["callee"]) == ("pr_info", "_printk")
+    assert pr["format"] == "label %s port %d mac %pM\n"  # KERN_INFO concatenated, then skipped
+    dev = sites[("tests/scan/sysfs.c", 42)]
+    assert (dev["name"], dev["callee"], dev["family"]) == ("dev_info", "_dev_info", "kernel")
+    log = sites[("tests/scan/attr.c", 8)]  # declared format(printf, 2, 3)
+    assert log["family"] == "attribute"
+    assert [a["type"] for a in log["args"]] == ["unsigned long long", "const char *", "int", "int"]
+    assert sites[("tests/scan/attr.c", 10)]["format"] is None
+    cast = sites[("tests/scan/sysfs.c", 29)]  # an explicit cast is the type passed
+    assert [a["type"] for a in cast["args"]] == ["const char *", "unsigned char"]
+
+
+def test_clean_file_exit_0(tmp_path):
+    p = scan("tests/scan/attr.c", "--jobs", "1", "--out", tmp_path / "run")
+    assert p.returncode == 0, p.stderr
+    rep = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert rep["findings"] == [] and rep["calls"] == 3
+
+
+def test_compile_commands_flags(tmp_path):
+    """The include directory comes from compile_commands.json: without it the
+    dev_info macro is unknown and the 0x%pad call is not a printf call."""
+    src = tmp_path / "pa.c"
+    src.write_text("#include <kstub.h>\nvoid f(struct device *d, dma_addr_t *a)\n{\n"
+                   "\tdev_info(d, \"at 0x%pad\\n\", a);\n}\n")
+    cc = tmp_path / "compile_commands.json"
+    cc.write_text(json.dumps([{"directory": str(ROOT), "file": str(src),
+                               "arguments": ["cc", "-Itests/scan", "-c", str(src), "-o", "pa.o"]}]))
+    p = scan("--compile-commands", cc, "--out", tmp_path / "run")
+    assert p.returncode == 1, p.stdout + p.stderr
+    rep = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert [(d["line"], d["kind"]) for d in rep["findings"]] == [(4, "pa-double-0x")]
+    p = scan(src, "--out", tmp_path / "run2")
+    assert p.returncode == 0, p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["tests/scan/nope.c"], "no such file or directory"),
+    (["docs"], "no C files"),
+    ([], "give C files"),
+    (["--compile-commands", "pyproject.toml"], "not JSON"),
+    (["--kernel", "tests", "tests/scan"], "not a Linux tree"),
+])
+def test_bad_input_exit_2(args, msg):
+    p = scan(*args)
+    assert p.returncode == 2
+    assert msg in p.stderr and "Traceback" not in p.stderr
