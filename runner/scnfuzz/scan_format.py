@@ -140,7 +140,11 @@ def _arg(a, worst_max):
     if (k == "POINTER" and a["pointee"] in CHARS) or (k in ("CONSTANTARRAY", "INCOMPLETEARRAY")
                                                       and "char" in a["canonical"]):
         lit = a.get("literal")
-        return ("str", lit.encode("latin-1") if lit is not None else b"x" * LONG_STRING)
+        if lit is not None:
+            return ("str", lit.encode("latin-1"))
+        if a.get("array") and 0 < a["array"] <= LONG_STRING:  # a char array holds at most size - 1
+            return ("str", b"x" * (a["array"] - 1))
+        return ("str", b"x" * LONG_STRING)
     if k in ("POINTER", "CONSTANTARRAY", "INCOMPLETEARRAY"):
         return ("ptr", 0x7FFFFFFFFFF0)
     return None

@@ -139,6 +139,7 @@ class Function:
                                   "size": ct.get_size() if ct.kind.name not in ("POINTER", "INVALID") else 8,
                                   "pointee": ct.get_pointee().get_canonical().kind.name
                                   if ct.kind.name == "POINTER" else None,
+                                  "array": ct.get_array_size() if ct.kind.name == "CONSTANTARRAY" else None,
                                   "literal": lit.decode("latin-1") if isinstance(lit, bytes) else None})
             loc = c.extent.start
             rec = {"file": fs.path, "line": loc.line, "col": loc.column, "name": fs.expansion_name(c),

@@ -42,3 +42,11 @@ void trb(struct device *dev, struct dev_priv *p)
 	dev_info(dev, "trb: V=%p, P=0x%pad\n", p, &p->dma); /* FINDING pa-double-0x */
 	dev_info(dev, "dma %pad\n", &p->dma);
 }
+
+struct with_small { char small[8]; };
+
+void copy_small(struct with_small *w)
+{
+	char tag[16];
+	sprintf(tag, "%s", w->small); /* a char[8] holds at most 7 bytes: fine */
+}

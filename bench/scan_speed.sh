@@ -1,0 +1,42 @@
+#!/bin/sh
+# The acceptance runs of `./scnfuzz scan` (issue 25): drivers/usb and
+# drivers/scsi of linux-source-6.1 (with the tree's include/ and
+# arch/x86/include) and curl's sources (apt-get source curl, through a private
+# deb-src list as core/targets/debian-source.sh does), each with 2 parser
+# processes; prints files, seconds and files/s of each (the run directories
+# under $WORK keep the reports). Everything third-party goes to $WORK, never
+# into the repository.
+#   sh bench/scan_speed.sh [WORK]      (default /tmp/scnfuzz-scan-bench)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+WORK=${1:-/tmp/scnfuzz-scan-bench}
+mkdir -p "$WORK"
+K="$WORK/linux-source-6.1"
+if [ ! -d "$K/drivers/scsi" ]; then
+    tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$WORK" --wildcards 'linux-source-6.1/drivers/usb/*' \
+        'linux-source-6.1/drivers/scsi/*' 'linux-source-6.1/include/*' 'linux-source-6.1/arch/x86/include/*'
+fi
+C=$(ls -d "$WORK"/curl-*/ 2>/dev/null | head -n1 || true)
+if [ -z "$C" ]; then
+    # shellcheck source=../core/targets/debian-source.sh
+    . "$here/core/targets/debian-source.sh"
+    debian_mirror
+    private_apt "$WORK/apt" "$suite" || { echo "FAIL apt-get update (log $WORK/apt-update-$suite.log)" >&2; exit 1; }
+    # shellcheck disable=SC2086
+    (cd "$WORK" && apt-get -q $aptopts source curl > "$WORK/curl-source.log" 2>&1)
+    C=$(ls -d "$WORK"/curl-*/ | head -n1)
+fi
+C=${C%/}
+run() {
+    name=$1; shift
+    start=$(date +%s.%N)
+    rc=0
+    "$here/scnfuzz" scan --jobs 2 --out "$WORK/run-$name" "$@" > "$WORK/$name.out" 2>&1 || rc=$?
+    end=$(date +%s.%N)
+    [ "$rc" -le 1 ] || { echo "FAIL scan $name (exit $rc): $(tail -n1 "$WORK/$name.out")" >&2; exit 1; }
+    head -n1 "$WORK/$name.out"
+    awk -v s="$start" -v e="$end" -v n="$name" 'BEGIN { printf "%s: %.1f s wall in all (prelude, parsing, report)\n", n, e - s }'
+}
+run usb --kernel "$K" "$K/drivers/usb"
+run scsi --kernel "$K" "$K/drivers/scsi"
+run curl -I "$C/include" -I "$C/lib" -DBUILDING_LIBCURL "$C/lib" "$C/src"
