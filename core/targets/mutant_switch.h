@@ -17,7 +17,8 @@
  * Anything else ends the program (exit 2): a typo must not run the original
  * under a mutant's name. The schema's guards are the macro SCN_MUTANT_IS(n),
  * which mutate.py defines in front of the schema (the source under -nostdinc
- * includes nothing of ours):
+ * includes nothing of ours), which also declares scn_mutant const there: it
+ * is set before main() and never again, so the schema's code may load it once:
  *   (scn_mutant == (n) || (scn_mutant < 0 && !scn_mutant_seen[n] && scn_mutant_reach(n)))
  */
 #ifndef SCN_MUTANT_SWITCH_H

@@ -36,15 +36,20 @@ UNREACHABLE_TSV = mb.ROOT / "runner" / "scnfuzz" / "mutate_unreachable.tsv"
 # the schema's guards: the mutator writes `scn_mutant == N` / `scn_mutant != N`,
 # made SCN_MUTANT_IS(N), which also notes the point when SCN_MUTANT=-1
 _GUARD = re.compile(rb"\bscn_mutant (==|!=) (\d+)\b")
-SCHEMA_PROLOGUE = (mb.SCHEMA_MARK + b" every mutant of this file, chosen at run time by env SCN_MUTANT "
-                   b"(core/targets/mutant_switch.h; ./scnfuzz mutate) */\n"
-                   b"extern int scn_mutant;\nextern int scn_mutant_reach(int);\nextern unsigned char scn_mutant_seen[];\n"
-                   b"#define SCN_MUTANT_IS(n) (scn_mutant == (n) || "
-                   b"(scn_mutant < 0 && !scn_mutant_seen[n] && scn_mutant_reach(n)))\n"
-                   # a mutant may warn where the original does not (a constant out of a type's range,
-                   # a comparison always false): the build's -Werror must not stop the schema
-                   b"#pragma GCC diagnostic ignored \"-Wall\"\n#pragma GCC diagnostic ignored \"-Wextra\"\n"
-                   b"#ifdef __clang__\n#pragma clang diagnostic ignored \"-Weverything\"\n#endif\n")
+SCHEMA_PROLOGUE = (
+    mb.SCHEMA_MARK + b" every mutant of this file, chosen at run time by env SCN_MUTANT "
+    b"(core/targets/mutant_switch.h; ./scnfuzz mutate) */\n"
+    # const here (mutant_switch.c sets it before main and never again): the compiler then
+    # loads it once per function instead of again after every call, which in the
+    # conversions' loops made the original run many times slower than without the schema
+    b"extern const int scn_mutant;\nextern int scn_mutant_reach(int);\nextern unsigned char scn_mutant_seen[];\n"
+    b"#define SCN_MUTANT_IS(n) __builtin_expect(scn_mutant == (n) || "
+    b"(scn_mutant < 0 && !scn_mutant_seen[n] && scn_mutant_reach(n)), 0)\n"
+    # a mutant may warn where the original does not (a constant out of a type's range,
+    # a comparison always false): the build's -Werror must not stop the schema
+    b"#pragma GCC diagnostic ignored \"-Wall\"\n#pragma GCC diagnostic ignored \"-Wextra\"\n"
+    b"#ifdef __clang__\n#pragma clang diagnostic ignored \"-Weverything\"\n#endif\n")
+_DECLARATION = b"extern int scn_mutant;\n"  # mutator.schema's own, replaced by the const one above
 
 
 def add_parser(sub, epilog):
@@ -300,6 +305,10 @@ def _unreachable_reason(m, rows):
 def schema_source(mutator, original, live):
     """The schema of the live mutants, its guards able to note what they reach."""
     body = mutator.schema(original, live)
+    if not body.startswith(_DECLARATION):
+        raise SetupError("the mutant schema does not start with mutator.schema's declaration of scn_mutant "
+                         "(its form changed?)")
+    body = body[len(_DECLARATION):]
     n = {}
 
     def guard(mo):
@@ -372,35 +381,26 @@ def _guarded(fn, it, stopper):
 def run_mutants(args):
     with Session(args) as s:
         b = s.build
-        phases = {}
         t = time.monotonic()
         b.prepare()
         path = b.source_file(args.file or s.subject.default_file)
         root = b.source_root().resolve()
         rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         original = b.original(path)
-        phases["build_s"] = time.monotonic() - t
-        t = time.monotonic()
+        build_s = time.monotonic() - t
         mutants = _generate(b, path, rel, original, args.function)
-        phases["generate_s"] = time.monotonic() - t
         s.check_stop()  # (no run directory yet: nothing to report)
         run = Run.create("mutate", args.out)
-        prog = Progress("scnfuzz mutate", every=2.0)
-        status = {m.id: ("not-run", "") for m in mutants}
-        outcomes, cs = {}, None
+        pipe = Pipeline(s, path, rel, original, mutants)
+        pipe.phases["build_s"] = build_s
         try:
-            status = _classify(s, b, path, rel, original, mutants, prog, phases)
-            live = [m for m in mutants if status[m.id][0] == "live"]
-            if live and not s.interrupted:
-                cs = _schema_and_baseline(s, b, path, original, live, phases)
-            if cs and not s.interrupted:
-                outcomes = _stages(s, cs, live, prog, phases)
+            pipe.run()
         except (SetupError, mutate_run.Cancelled, mutate_run.BaselineError):
             if not s.interrupted:  # (a stage's process killed by the Ctrl-C: the report of what was done)
                 raise
-        prog.done(f"{'interrupted' if s.interrupted else 'done'} after {_dur(time.monotonic() - s.t0)}")
-        model = mutate_report.model(s.subject, rel, root, mutants, status, outcomes, original, cs, phases,
-                                    args, s.interrupted, time.monotonic() - s.t0)
+        pipe.prog.done(f"{'interrupted' if s.interrupted else 'done'} after {_dur(time.monotonic() - s.t0)}")
+        model = mutate_report.model(s.subject, rel, root, mutants, pipe.status, pipe.outcomes, original, pipe.cs,
+                                    pipe.phases, args, s.interrupted, time.monotonic() - s.t0, pipe.tce_scope)
         mutate_report.write(run, model, original)
         print(mutate_report.summary_text(model, run.path))
         if args.json:
@@ -431,89 +431,132 @@ def _generate(b, path, rel, original, functions):
     return mutants
 
 
-def _classify(s, b, path, rel, original, mutants, prog, phases):
-    """id -> (status, detail): TCE's verdict, then the unreachable table for the live ones."""
-    from . import tce
-    _say(f"{len(mutants)} mutants of {rel}; trivial compiler equivalence ({s.args.jobs} compiles at a time)")
-    t = time.monotonic()
-    argv, _ = b.compile_command(path)
-    at = path.with_name(f".scnfuzz-tce-{path.name}")
-    at.write_bytes(original)
-    try:
-        verdict = tce.classify(str(at), original, mutants, argv, jobs=s.args.jobs,
-                               progress=lambda done, total: prog.update(f"TCE {done}/{total}",
-                                                                        frac=done / max(1, total)))
-    finally:
-        at.unlink()
-    phases["tce_s"] = time.monotonic() - t
-    rows = load_unreachable(s.subject.name, rel)
-    status = {}
-    for m in mutants:
-        st, detail = verdict.get(m.id, ("live", ""))
-        if st == "live":
+class Pipeline:
+    """The mutants of one file through the stages, cheapest first:
+      1. the unreachable table's mutants set apart;
+      2. the others compiled at once as a schema, the baseline run noting
+         which corpus cases reach which mutant;
+      3. each mutant through the cases that reach it (most are killed there);
+      4. trivial compiler equivalence on the ones the corpus did not kill (a
+         killed mutant is not equivalent; duplicates are looked for among the
+         survivors only: TCE compiles the whole file per mutant, which on
+         every mutant costs more than the corpus does);
+      5. a campaign of --time seconds for each live survivor.
+    A schema that does not compile (a mutant the compiler refuses) makes TCE
+    run on every mutant first, and the stillborn ones are left out of it."""
+
+    def __init__(self, s, path, rel, original, mutants):
+        self.s, self.path, self.rel, self.original, self.mutants = s, path, rel, original, mutants
+        self.status = {m.id: ("not-run", "") for m in mutants}  # the verdict of those without an outcome
+        self.outcomes = {}
+        self.cs = None
+        self.phases = {}
+        self.tce_scope = None
+        self.prog = Progress("scnfuzz mutate", every=2.0)
+
+    def run(self):
+        s = self.s
+        rows = load_unreachable(s.subject.name, self.rel)
+        cand = []
+        for m in self.mutants:
             why = _unreachable_reason(m, rows)
-            if why:
-                st, detail = "unreachable", why
-        status[m.id] = (st, detail)
-    counts = collections.Counter(st for st, _ in status.values())
-    _say(f"{counts['live']} live, " + ", ".join(f"{counts[k]} {k}" for k in
-                                                ("equivalent", "duplicate", "stillborn", "unreachable")))
-    return status
+            self.status[m.id] = ("unreachable", why) if why else ("live", "")
+            if not why:
+                cand.append(m)
+        _say(f"{len(self.mutants)} mutants of {self.rel}, {len(self.mutants) - len(cand)} of them unreachable "
+             f"(mutate_unreachable.tsv); the schema of the {len(cand)} others")
+        if not cand:
+            return
+        t = time.monotonic()
+        try:
+            self._build_schema(cand)
+        except SetupError:
+            if s.interrupted:
+                raise
+            _say("the schema does not compile: trivial compiler equivalence on every mutant first")
+            self._tce(cand, "every mutant (the schema of all of them did not compile)")
+            cand = [m for m in cand if self.status[m.id][0] == "live"]
+            self._build_schema(cand)
+        self.phases["schema_build_s"] = time.monotonic() - t
+        if s.interrupted or not cand:
+            return
+        self.cs = s.conform_stage(mutate_run.Corpus(conform_mod.corpus_files()))
+        t = time.monotonic()
+        _say("baseline: the corpus on the unmodified target, noting which mutants each case reaches")
+        self.cs.baseline(dict(os.environ, SCN_MUTANT="-1"), reach=True)
+        self.phases["baseline_s"] = time.monotonic() - t
+        if s.interrupted:
+            return
+        survivors = self._conform(cand)
+        if survivors and not s.interrupted and self.tce_scope is None:
+            self._tce(survivors, "the mutants the corpus did not kill")
+            survivors = [m for m in survivors if self.status[m.id][0] == "live"]
+            for m in list(self.outcomes):
+                if self.status[m.id][0] != "live":
+                    del self.outcomes[m]
+        if survivors and not s.interrupted:
+            self._fuzz(survivors)
 
+    def _build_schema(self, cand):
+        from . import mutator
+        self.s.build.substitute(self.path, schema_source(mutator, self.original, cand))
+        self.s.build.build()
 
-def _schema_and_baseline(s, b, path, original, live, phases):
-    """The live mutants' schema built in place of the file, and the baseline
-    run: the unmodified target's failing results and which cases reach which mutant."""
-    from . import mutator
-    t = time.monotonic()
-    b.substitute(path, schema_source(mutator, original, live))
-    b.build()
-    phases["schema_build_s"] = time.monotonic() - t
-    if s.interrupted:
-        return None
-    cs = s.conform_stage(mutate_run.Corpus(conform_mod.corpus_files()))
-    t = time.monotonic()
-    _say("baseline: the corpus on the unmodified target, noting which mutants each case reaches")
-    cs.baseline(dict(os.environ, SCN_MUTANT="-1"), reach=True)
-    phases["baseline_s"] = time.monotonic() - t
-    return cs
+    def _tce(self, ms, scope):
+        from . import tce
+        s, b = self.s, self.s.build
+        t = time.monotonic()
+        self.tce_scope = scope
+        argv, _ = b.compile_command(self.path)
+        at = self.path.with_name(f".scnfuzz-tce-{self.path.name}")
+        at.write_bytes(self.original)
+        try:
+            verdict = tce.classify(str(at), self.original, ms, argv, jobs=s.args.jobs,
+                                   progress=lambda done, total: self.prog.update(
+                                       f"trivial compiler equivalence {done}/{total}", frac=done / max(1, total)))
+        finally:
+            at.unlink()
+        for m in ms:
+            self.status[m.id] = verdict.get(m.id, ("live", ""))
+        counts = collections.Counter(self.status[m.id][0] for m in ms)
+        _say(f"TCE on {len(ms)} ({scope}): " + ", ".join(f"{counts[k]} {k}" for k in
+                                                          ("live", "equivalent", "duplicate", "stillborn")))
+        self.phases["tce_s"] = self.phases.get("tce_s", 0) + time.monotonic() - t
 
+    def _conform(self, cand):
+        s, cs = self.s, self.cs
+        t = time.monotonic()
 
-def _stages(s, cs, live, prog, phases):
-    """Each live mutant through the corpus, then each survivor through a campaign."""
-    args = s.args
-    t = time.monotonic()
+        def one(m):
+            units = cs.reach.get(m.id, set())
+            if not units:
+                return mutate_run.Outcome("survived", "conform", reached_by=0, detail="no corpus case reaches it")
+            o = cs.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), units)
+            o.reached_by = len(units)
+            return o
+        self.outcomes = _parallel(cand, one, s.args.jobs, Tally(len(cand)), "conformance", self.prog, s.stopper)
+        self.phases["conform_s"] = time.monotonic() - t
+        return [m for m in cand if self.outcomes[m].status == "survived"]
 
-    def conform_one(m):
-        units = cs.reach.get(m.id, set())
-        if not units:
-            return mutate_run.Outcome("survived", "conform", reached_by=0, detail="no corpus case reaches it")
-        o = cs.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), units)
-        o.reached_by = len(units)
-        return o
-    outcomes = _parallel(live, conform_one, args.jobs, Tally(len(live)), "conformance", prog, s.stopper)
-    phases["conform_s"] = time.monotonic() - t
-    survivors = [m for m in live if outcomes[m].status == "survived"]
-    if not survivors or s.interrupted:
-        return outcomes
-    t = time.monotonic()
-    fz = s.fuzz_stage(mutate_run.Original(s.build.tool("scn-replay"), dict(os.environ, SCN_MUTANT="0")))
+    def _fuzz(self, survivors):
+        s = self.s
+        t = time.monotonic()
+        fz = s.fuzz_stage(mutate_run.Original(s.build.tool("scn-replay"), dict(os.environ, SCN_MUTANT="0")))
 
-    def fuzz_one(m):
-        before = outcomes[m]
-        o = fz.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), args.time)
-        o.reached_by = before.reached_by
-        o.executions += before.executions
-        o.seconds += before.seconds
-        if o.status == "survived" and not o.detail:
-            o.detail = before.detail
-        return o
-    fres = _parallel(survivors, fuzz_one, args.jobs, Tally(len(survivors)), f"campaigns ({args.time:g} s each)",
-                     prog, s.stopper)
-    for m, o in fres.items():
-        if o.status == "not-run":  # interrupted before its campaign: it is not a survivor yet
-            o.reached_by = outcomes[m].reached_by
-            o.detail = "the corpus did not kill it; its campaign was not run (interrupted)"
-        outcomes[m] = o
-    phases["fuzz_s"] = time.monotonic() - t
-    return outcomes
+        def one(m):
+            before = self.outcomes[m]
+            o = fz.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), s.args.time)
+            o.reached_by = before.reached_by
+            o.executions += before.executions
+            o.seconds += before.seconds
+            if o.status == "survived" and not o.detail:
+                o.detail = before.detail
+            return o
+        res = _parallel(survivors, one, s.args.jobs, Tally(len(survivors)),
+                        f"campaigns ({s.args.time:g} s each)", self.prog, s.stopper)
+        for m, o in res.items():
+            if o.status == "not-run":  # interrupted before its campaign: not a survivor yet
+                o.reached_by = self.outcomes[m].reached_by
+                o.detail = "the corpus did not kill it; its campaign was not run (interrupted)"
+            self.outcomes[m] = o
+        self.phases["fuzz_s"] = time.monotonic() - t

@@ -30,7 +30,8 @@ def _counts(rows):
     return c
 
 
-def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, args, interrupted, seconds):
+def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, args, interrupted, seconds,
+          tce_scope=None):
     rows = []
     for m in mutants:
         st, detail = status[m.id]
@@ -66,7 +67,7 @@ def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, a
         "kind": "mutate", "mutate_schema": MUTATE_SCHEMA, "subject": subject.name, "file": rel,
         "source_root": str(root), "functions_selected": args.function, "time_s": args.time, "jobs": args.jobs,
         "finished": utc_iso(), "seconds": round(seconds, 1), "interrupted": interrupted,
-        "phases_s": {k: round(v, 1) for k, v in phases.items()},
+        "phases_s": {k: round(v, 1) for k, v in phases.items()}, "tce_on": tce_scope,
         "baseline": ({"results": cs.baseline_results, "failing": len(cs.known),
                       "seconds": round(cs.baseline_seconds, 1)} if cs else None),
         "totals": totals, "score": _score(totals),
@@ -118,7 +119,8 @@ def markdown(m):
             extra = f" ({t['survived_unreached']:,} reached by no corpus case)"
         out.append(f"| {s} | {t[s]:,}{extra} |")
     out += ["", "Killed: an oracle fails on a case for the mutant and passes for the unmodified target (the same "
-            "binaries with SCN_MUTANT=0). Equivalent and duplicate: trivial compiler equivalence. Unreachable: "
+            "binaries with SCN_MUTANT=0). Equivalent and duplicate: trivial compiler equivalence"
+            + (f", run on {m['tce_on']}" if m.get("tce_on") else "") + ". Unreachable: "
             "`runner/scnfuzz/mutate_unreachable.tsv`. The score leaves those out.", "",
             "## By function", "", "| function | line | mutants | killed | survived | score |", "|---|---:|---:|---:|---:|---:|"]
     for f in m["functions"]:
