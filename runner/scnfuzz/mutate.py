@@ -124,9 +124,12 @@ class Session:
         return mutate_run.ConformStage(self.build.tool("scn-conform"), self.subject.conform, corpus, self.work,
                                        self.stopper)
 
-    def fuzz_stage(self, original):
+    def fuzz_stage(self, original, shared=True):
+        """shared: the campaigns keep their units for the later ones (build/mutate/<target>/corpus);
+        --patch starts from the seeds, so that its time to a finding does not depend on earlier runs."""
         paths = [(f, self.build.tool(f), env) for f, env in self.subject.fuzzers]
-        return mutate_run.FuzzStage(paths, self.build.tool("scn-replay"), original, self.work, self.stopper)
+        return mutate_run.FuzzStage(paths, self.build.tool("scn-replay"), original, self.work, self.stopper,
+                                    shared=self.build.base / "corpus" if shared else None)
 
 
 _HELD = []
@@ -232,7 +235,7 @@ def run_patch(args):
             if o.status == "survived" and not s.interrupted:
                 conform_execs = o.executions
                 _say(f"not found by the corpus ({conform_execs:,} results); campaign of {args.time:g} s")
-                fz = s.fuzz_stage(mutate_run.Original(original_replay, env0))
+                fz = s.fuzz_stage(mutate_run.Original(original_replay, env0), shared=False)
                 o = fz.run("patch", env0, args.time)
                 o.executions += conform_execs
             seconds = time.monotonic() - t0

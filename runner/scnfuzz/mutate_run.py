@@ -16,7 +16,6 @@ through scn-conform's isolation or libFuzzer's crash and timeout handling."""
 import collections
 import dataclasses
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -29,6 +28,7 @@ from . import campaign, children, fuzzers
 from .tree import ROOT
 
 KNOWN_CLASSES = ("implementation-defined", "known-bug", "known-gap")
+SHARED_UNITS = 1000  # units kept for later campaigns per fuzzer: each campaign loads them first
 
 
 @dataclasses.dataclass
@@ -272,12 +272,16 @@ class Original:
 class FuzzStage:
     """A differential campaign per fuzzer of the subject, --time seconds in all."""
 
-    def __init__(self, fuzzer_paths, replay, original, work, stopper):
+    def __init__(self, fuzzer_paths, replay, original, work, stopper, shared=None):
         self.fuzzer_paths = fuzzer_paths  # [(name, path, env)]
         self.replay = str(replay)
         self.original = original
         self.work = pathlib.Path(work)
         self.stopper = stopper
+        # the units the campaigns found, kept for the next campaigns (of this run and the
+        # next ones): a later mutant starts where earlier campaigns got, not from the seeds
+        self.shared = pathlib.Path(shared) if shared else None
+        self.lock = threading.Lock()
 
     def run(self, key, env, seconds):
         t0 = time.monotonic()
@@ -303,8 +307,10 @@ class FuzzStage:
         findings.touch()
         cfg = fuzzers.REPLAY_CONFIG[name]
         seeds = ROOT / "corpus" / "fuzz" / name
+        shared = self.shared / name if self.shared else None
         timeout = max(2, min(10, int(seconds / 2) or 1))
-        cmd = [str(path), str(d / "corpus")] + ([str(seeds)] if seeds.is_dir() else []) + [
+        dirs = [d / "corpus"] + [x for x in (shared, seeds) if x and x.is_dir()]
+        cmd = [str(path)] + [str(x) for x in dirs] + [
             f"-max_total_time={max(1, int(round(seconds)))}", f"-timeout={timeout}", "-rss_limit_mb=2048",
             "-print_final_stats=1", f"-artifact_prefix={d / 'artifacts'}/"] + campaign.libfuzzer_options(name)
         env = dict(env, SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(findings))
@@ -347,6 +353,7 @@ class FuzzStage:
             reader.join(timeout=5)
             self.stopper.forget(p)
         execs = state["execs"]
+        self._keep_units(d / "corpus", shared)
         if kill:
             kill.executions = execs
             return kill
@@ -359,6 +366,17 @@ class FuzzStage:
                            detail=f"{name} {children.describe_status(rc)}: "
                                   f"{''.join(state['log']).strip()[-300:]}")
         return Outcome("survived", "fuzz", where=name, executions=execs)
+
+    def _keep_units(self, new, shared):
+        """The campaign's new units into the shared corpus, up to SHARED_UNITS."""
+        if not shared:
+            return
+        with self.lock:
+            shared.mkdir(parents=True, exist_ok=True)
+            room = SHARED_UNITS - campaign.count_units(shared)
+            for u in sorted(new.iterdir())[:max(0, room)]:
+                if u.is_file() and not (shared / u.name).exists():
+                    shutil.copyfile(u, shared / u.name)
 
     def _check_findings(self, findings, off, seen, cfg, d):
         """New bug findings of the mutant since off: the first that the
