@@ -132,7 +132,7 @@ class Function:
             if first >= 1:
                 for a in args[first - 1:]:
                     s = sp.strip(a, casts=False)  # an explicit cast is the type passed
-                    lit = sp.evaluate(a) if s.kind.name == "STRING_LITERAL" else None
+                    lit = sp.evaluate(a) if s.kind.name == "STRING_LITERAL" else _longest_literal(sp, s)
                     t = s.type
                     ct = t.get_canonical()
                     vargs.append({"type": t.spelling, "canonical": ct.spelling, "kind": ct.kind.name,
@@ -324,3 +324,23 @@ def _is_in(parents, i, anc, nodes):
             return True
         j = parents[j]
     return False
+
+
+def _longest_literal(sp, c):
+    """cond ? "a" : "bc" -> "bc" (the longer), when both branches are string literals."""
+    if c.kind.name != "CONDITIONAL_OPERATOR":
+        return None
+    kids = list(c.get_children())
+    if len(kids) != 3:
+        return None
+    vals = []
+    for k in kids[1:]:
+        s = sp.strip(k)
+        if s.kind.name == "STRING_LITERAL":
+            v = sp.evaluate(k)
+        else:
+            v = _longest_literal(sp, s)
+        if not isinstance(v, bytes):
+            return None
+        vals.append(v)
+    return max(vals, key=len)

@@ -35,9 +35,15 @@ for _lv in _LEVELS:
         KERNEL[f"dev_{_lv}{_sf}"] = 2
         KERNEL[f"_dev_{_lv}{_sf}"] = 2
         KERNEL[f"netdev_{_lv}{_sf}"] = 2
+# curl's own printf (include/curl/mprintf.h, lib/sendf.h): declared without a format
+# attribute before curl 8; curl_msnprintf returns the bytes it wrote, as scnprintf
+CURL = {"curl_mprintf": 1, "curl_mfprintf": 2, "curl_msprintf": 2, "curl_msnprintf": 3, "curl_mvprintf": 1,
+        "curl_mvfprintf": 2, "curl_mvsprintf": 2, "curl_mvsnprintf": 3, "curl_maprintf": 1, "curl_mvaprintf": 1,
+        "Curl_infof": 2, "Curl_failf": 2}
 FAMILIES = {**{k: ("c99", v) for k, v in C99.items()}, **{k: ("scnprintf", v) for k, v in SCN.items()},
-            **{k: ("kernel", v) for k, v in KERNEL.items()}}
-VA_LIST_FUNCS = {"vprintf", "vfprintf", "vsprintf", "vsnprintf", "vdprintf", "vasprintf", "vscnprintf"}
+            **{k: ("kernel", v) for k, v in KERNEL.items()}, **{k: ("curl", v) for k, v in CURL.items()}}
+VA_LIST_FUNCS = {"vprintf", "vfprintf", "vsprintf", "vsnprintf", "vdprintf", "vasprintf", "vscnprintf",
+                 "curl_mvprintf", "curl_mvfprintf", "curl_mvsprintf", "curl_mvsnprintf", "curl_mvaprintf"}
 
 
 # ---- clang_Cursor_Evaluate (not in the Python bindings of clang 14)

@@ -85,7 +85,7 @@ def _decide(cands, feats, exts):
         if any(d.get("in_loop") for d in ds) or len(sizes) != 1 or None in sizes:
             continue
         bs = [_bound_of(d["call"], feats, exts) for d in ds]
-        if all(b is not None for b in bs) and sum(bs) * 2 <= sizes.pop():
+        if all(b is not None for b in bs) and sum(bs) < sizes.pop():  # the whole output fits: never cut
             bounded_groups.add(key)
     for d in cands:
         kind = d["kind"]
@@ -93,7 +93,7 @@ def _decide(cands, feats, exts):
             continue
         if kind == "snprintf-ret-returned":
             b = _bound_of(d["call"], feats, exts)
-            if b is None or (d.get("size_const") and b * 2 <= d["size_const"]):
+            if b is None or (d.get("size_const") and b < d["size_const"]):  # fits with its NUL: never cut
                 continue
         if kind == "sprintf-overflow":
             b = _bound_of(d["call"], feats, exts)
