@@ -9,14 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "case.h"
 #include "exec_check.h"
 #include "oracle.h"
+#include "supervise.h"
 
 struct conform_shared *conform_sh;
 static int in_worker;                /* this process is a supervised worker */
@@ -31,44 +29,7 @@ int conform_isolate_init(void)
     return 0;
 }
 
-uint64_t conform_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec + 1;
-}
-
-/* Waits for pid; kills it when it runs longer than limit ns. Returns 1 when
- * it was killed so, else 0 with its status in *st. */
-static int wait_child(pid_t pid, uint64_t limit, int *st)
-{
-    uint64_t t0 = conform_now_ns();
-    for (;;) {
-        if (waitpid(pid, st, WNOHANG) == pid) return 0;
-        if (conform_now_ns() - t0 > limit) {
-            kill(pid, SIGKILL);
-            waitpid(pid, st, 0);
-            return 1;
-        }
-        usleep(1000);
-    }
-}
-
-static pid_t start_child(void)
-{
-    pid_t parent = getpid();
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        perror("scn-conform: fork");
-        exit(3);
-    }
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(0);
-    }
-    return pid;
-}
+uint64_t conform_now_ns(void) { return scn_now_ns(); }
 
 /* The worker's stdout is a pipe: the supervisor passes on whole lines only,
  * so that a worker that dies in the middle of a line (a target that wrote
@@ -102,21 +63,67 @@ static void relay_read(struct relay *r, int drain)
     r->n -= whole;
 }
 
-/* Watches the worker until it ends: 1 when a call of it stalled past limit
- * ns (it is killed), else 0 with its status in *st. */
-static int watch_worker(pid_t pid, struct relay *r, uint64_t limit, int *st)
+/* What the supervisor watches while a worker runs: its output, passed on
+ * line by line, and the call watch (a call stalled past limit ns: a hang). */
+struct worker_watch {
+    struct relay *r;
+    uint64_t limit;
+};
+
+static int call_stalled(void *ctx, uint64_t now)
 {
-    for (;;) {
-        struct pollfd pf = { r->fd, POLLIN, 0 };
-        if (poll(&pf, 1, 10) > 0) relay_read(r, 0);
-        if (waitpid(pid, st, WNOHANG) == pid) return 0;
-        uint64_t since = conform_sh->call_since;
-        if (since && conform_now_ns() - since > limit) {
-            kill(pid, SIGKILL);
-            waitpid(pid, st, 0);
-            return 1;
-        }
+    const struct worker_watch *w = ctx;
+    uint64_t since = conform_sh->call_since;
+    return since && now > since && now - since > w->limit ? SCN_SUP_KILL_HANG : 0;
+}
+
+static void relay_pause(void *ctx, unsigned ms)
+{
+    const struct worker_watch *w = ctx;
+    struct pollfd pf = { w->r->fd, POLLIN, 0 };
+    if (poll(&pf, 1, (int)ms) > 0) relay_read(w->r, 0);
+}
+
+/* The worker: body() with its stdout on the relay pipe (out). */
+struct worker_job {
+    void (*body)(void);
+    int out;
+};
+
+static long worker_main(void *arg)
+{
+    const struct worker_job *j = arg;
+    dup2(j->out, 1);
+    in_worker = 1;
+    j->body();
+    fflush(stdout);
+    if (conform_sh->unit != -1) _exit(3); /* the body ended inside a unit */
+    return 0;
+}
+
+/* How a worker that ended in a unit is reported (through on_death). */
+static void report_death(const struct scn_sup_end *e, double call_limit, conform_death_fn on_death)
+{
+    char detail[200];
+    const char *oracle = "crash", *klass = "crash";
+    size_t size = conform_sh->call_size;
+    int in_call = conform_sh->call_since != 0;
+    if (e->kind == SCN_SUP_HANG) {
+        oracle = klass = "hang";
+        snprintf(detail, sizeof detail, "a call at size %zu did not return within %g s (killed)", size, call_limit);
+    } else if (e->kind == SCN_SUP_SIGNAL) {
+        int sig = e->code;
+        if (sig == SIGSEGV || sig == SIGBUS) klass = "memory-safety"; /* a fault the oracles did not catch */
+        snprintf(detail, sizeof detail, "the process died of signal %d (%s) %s", sig, strsignal(sig),
+                 in_call ? "during a call" : "between calls (after the function returned: its state or "
+                                             "the heap was damaged)");
+    } else {
+        snprintf(detail, sizeof detail, "the process exited with status %d %s", e->code,
+                 in_call ? "during a call" : "between calls");
     }
+    conform_sh->n = conform_sh->at_unit; /* what the dead worker counted of the unit */
+    on_death(oracle, klass, detail);
+    fflush(stdout);
 }
 
 void conform_isolate_run(void (*body)(void), conform_death_fn on_death, double call_limit)
@@ -133,21 +140,22 @@ void conform_isolate_run(void (*body)(void), conform_death_fn on_death, double c
             perror("scn-conform: pipe");
             exit(3);
         }
-        pid_t pid = start_child();
-        if (pid == 0) {
-            dup2(pfd[1], 1);
-            in_worker = 1;
-            body();
-            fflush(stdout);
-            _exit(conform_sh->unit == -1 ? 0 : 3);
+        struct scn_sup_child worker;
+        struct worker_job job = { body, pfd[1] };
+        if (scn_sup_spawn(&worker, NULL, worker_main, &job)) {
+            perror("scn-conform: fork");
+            exit(3);
         }
         close(pfd[1]);
         r.fd = pfd[0];
-        int st = 0;
-        int hung = watch_worker(pid, &r, limit, &st);
+        struct worker_watch ww = { &r, limit };
+        struct scn_sup_watch watch = { 0, call_stalled, relay_pause, &ww, 10 };
+        struct scn_sup_end e;
+        scn_sup_wait(&worker, &watch, &e);
         relay_read(&r, 1);
         close(r.fd);
-        int finished = !hung && WIFEXITED(st) && WEXITSTATUS(st) == 0 && conform_sh->unit == -1;
+        /* it returned, or ended itself after a caught fault (conform_unit_end) */
+        int finished = (e.kind == SCN_SUP_OK || (e.kind == SCN_SUP_EXIT && e.code == 0)) && conform_sh->unit == -1;
         if (r.n && !finished)
             fprintf(stderr, "scn-conform: the worker died in the middle of a line (corpus line %ld): %zu bytes "
                             "dropped\n", conform_sh->line, r.n);
@@ -163,30 +171,10 @@ void conform_isolate_run(void (*body)(void), conform_death_fn on_death, double c
             continue;
         }
         if (conform_sh->unit < 0) {
-            fprintf(stderr, "scn-conform: the worker ended outside a case (status 0x%x)\n", (unsigned)st);
+            fprintf(stderr, "scn-conform: the worker ended outside a case (status 0x%x)\n", (unsigned)e.status);
             exit(3);
         }
-        char detail[200];
-        const char *oracle = "crash", *klass = "crash";
-        size_t size = conform_sh->call_size;
-        int in_call = conform_sh->call_since != 0;
-        if (hung) {
-            oracle = klass = "hang";
-            snprintf(detail, sizeof detail, "a call at size %zu did not return within %g s (killed)", size,
-                     call_limit);
-        } else if (WIFSIGNALED(st)) {
-            int sig = WTERMSIG(st);
-            if (sig == SIGSEGV || sig == SIGBUS) klass = "memory-safety"; /* a fault the oracles did not catch */
-            snprintf(detail, sizeof detail, "the process died of signal %d (%s) %s", sig, strsignal(sig),
-                     in_call ? "during a call" : "between calls (after the function returned: its state or "
-                                                 "the heap was damaged)");
-        } else {
-            snprintf(detail, sizeof detail, "the process exited with status %d %s", WEXITSTATUS(st),
-                     in_call ? "during a call" : "between calls");
-        }
-        conform_sh->n = conform_sh->at_unit; /* what the dead worker counted of the unit */
-        on_death(oracle, klass, detail);
-        fflush(stdout);
+        report_death(&e, call_limit, on_death);
         conform_sh->resume = conform_sh->unit + 1;
     }
 }
@@ -228,26 +216,32 @@ struct still_ctx {
     const struct scn_target *t;
     unsigned flags;
     int hang;
+    struct scn_case *cand;
 };
+
+/* In the child: the candidate checked; a fault the oracles caught is a
+ * death too (exit status 70). */
+static long check_candidate(void *vk)
+{
+    const struct still_ctx *k = vk;
+    scn_case_watch_calls(NULL, NULL, NULL);
+    struct scn_report r;
+    scn_exec_check_case(k->x, k->t, k->cand, k->flags, &r);
+    if (r.nfindings && !strcmp(r.first.oracle, "crash")) _exit(70);
+    return 0;
+}
 
 /* The candidate, checked in a child: it still dies (a fatal signal, an exit
  * during the check, or a fault the oracles caught), or for a hang still
- * stalls for 1 s. */
+ * stalls for 1 s. What the target says as it dies ("smashed stack
+ * detected") goes to /dev/null. */
 static int still_dies(struct scn_case *cand, void *vk)
 {
-    const struct still_ctx *k = vk;
-    pid_t pid = start_child();
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0) dup2(fd, 2); /* what the target says as it dies ("smashed stack detected") */
-        scn_case_watch_calls(NULL, NULL, NULL);
-        struct scn_report r;
-        scn_exec_check_case(k->x, k->t, cand, k->flags, &r);
-        _exit(r.nfindings && !strcmp(r.first.oracle, "crash") ? 70 : 0);
-    }
-    int st = 0;
-    if (wait_child(pid, 1000000000u, &st)) return k->hang;
-    return !k->hang && (WIFSIGNALED(st) || (WIFEXITED(st) && WEXITSTATUS(st) != 0));
+    struct still_ctx *k = vk;
+    k->cand = cand;
+    static const struct scn_sup_opts quiet = { 0, SCN_SUP_QUIET_OUT | SCN_SUP_QUIET_ERR };
+    struct scn_sup_end want = { k->hang ? SCN_SUP_HANG : SCN_SUP_DIED, 0, 0, 0 };
+    return scn_sup_still_dies(&quiet, check_candidate, k, 1000000000u, &want);
 }
 
 void conform_isolate_rootcause(const struct scn_case *c, enum scn_dialect d, struct scn_oracle_ctx *x,
@@ -266,7 +260,7 @@ void conform_isolate_rootcause(const struct scn_case *c, enum scn_dialect d, str
             memcpy(rc, &memo[i].rc, sizeof *rc);
             return;
         }
-    struct still_ctx k = { x, t, flags, !strcmp(oracle, "hang") };
+    struct still_ctx k = { x, t, flags, !strcmp(oracle, "hang"), NULL };
     /* a hang costs 1 s per candidate that still hangs: fewer tries */
     scn_rootcause_by(c, d, still_dies, &k, k.hang ? 60 : SCN_REDUCE_BUDGET, t->name, oracle, klass, rc);
     struct memo *m = &memo[nmemo < 32 ? nmemo++ : 31];

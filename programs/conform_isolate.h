@@ -52,7 +52,7 @@ struct conform_shared {
 extern struct conform_shared *conform_sh;
 int conform_isolate_init(void);
 
-/* CLOCK_MONOTONIC in ns (never 0). */
+/* The one clock (scn_now_ns, core/supervise): CLOCK_MONOTONIC in ns, never 0. */
 uint64_t conform_now_ns(void);
 
 /* How a worker's death is reported: the oracle ("crash", "hang"), the class
