@@ -17,6 +17,7 @@ import json
 import multiprocessing
 import os
 import shlex
+import shutil
 import sys
 import tempfile
 import time
@@ -194,6 +195,7 @@ def main(args):
         with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=ctx) as ex:
             results = list(ex.map(scan_parse.scan_file, jobs, chunksize=4))
     seconds = time.monotonic() - t0
+    shutil.rmtree(tmp, ignore_errors=True)  # the prelude and the kernel's stand-in headers
     calls, findings, profile, failed = scan_report.analyse(results, bool(args.kernel))
     parse_errors = sum(1 for r in results if r.get("parse_errors"))
     run = runs.Run.create("scan", args.out)
