@@ -222,7 +222,6 @@ def classify(path, source, mutants, compile_cmd, jobs=2, progress=None, optimisa
         keys = {}  # id -> (code key, None) or (None, error)
         reference = {}  # id -> the code key that means "equivalent" for it
         original = [None]  # two workers may both compute it: the same value
-        total, done = len(mutants), [0]
 
         def whole_file(m):
             if original[0] is None:
@@ -248,18 +247,17 @@ def classify(path, source, mutants, compile_cmd, jobs=2, progress=None, optimisa
             base = code(0)
             return [(m.id, (code(m.id), None), base) for m in ms]
 
-        results = []
-        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, jobs))
+        try:
             futures = [pool.submit(batch, name, ms) for name, ms in batches]
             futures += [pool.submit(lambda m: [whole_file(m)], m) for m in singles]
             for fut in concurrent.futures.as_completed(futures):
-                got = fut.result()
-                results.extend(got)
-                done[0] += len(got)
+                for mid, key, ref in fut.result():
+                    keys[mid], reference[mid] = key, ref
                 if progress:
-                    progress(done[0], total)
-        for mid, key, ref in results:
-            keys[mid], reference[mid] = key, ref
+                    progress(len(keys), len(mutants))
+        finally:  # Ctrl-C or an error: no new compile starts
+            pool.shutdown(wait=True, cancel_futures=True)
         out, first_of = {}, {}
         for m in sorted(mutants, key=lambda m: m.id):
             key, err = keys[m.id]
