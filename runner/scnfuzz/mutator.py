@@ -88,9 +88,9 @@ PRECEDENCE = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<<": 11, ">>": 11, "
 # layer of a host among hosts with the same span: statements outermost, then the
 # wrappers of a whole condition or return value, then the expression's own operators
 LAYER_STMT, LAYER_WRAP, LAYER_EXPR = 0, 1, 2
-INT_SUFFIX = {"INT": ("", 32, True), "UINT": ("U", 32, False), "LONG": ("L", 64, True),
-              "ULONG": ("UL", 64, False), "LONGLONG": ("LL", 64, True),
-              "ULONGLONG": ("ULL", 64, False)}
+# an integer literal's type -> the suffix that gives a decimal literal that type, signed
+INT_SUFFIX = {"INT": ("", True), "UINT": ("U", False), "LONG": ("L", True), "ULONG": ("UL", False),
+              "LONGLONG": ("LL", True), "ULONGLONG": ("ULL", False)}
 INTEGER_KINDS = {"BOOL", "CHAR_U", "UCHAR", "CHAR16", "CHAR32", "USHORT", "UINT", "ULONG",
                  "ULONGLONG", "UINT128", "CHAR_S", "SCHAR", "WCHAR", "SHORT", "INT", "LONG",
                  "LONGLONG", "INT128", "ENUM"}
@@ -687,10 +687,11 @@ class _Generator:
                     self.add(n.start, n.end, _char_literal(r), "CRCR", host, LAYER_EXPR)
             return
         v = _int_value(tok[2])
-        info = INT_SUFFIX.get(n.cursor.type.get_canonical().kind.name)
+        ctype = n.cursor.type.get_canonical()
+        info = INT_SUFFIX.get(ctype.kind.name)
         if v is None or info is None or (v == 0 and self.zero_initialiser(n)):
             return
-        suffix, bits, signed = info
+        (suffix, signed), bits = info, ctype.get_size() * 8
         top = (1 << (bits - 1)) - 1 if signed else (1 << bits) - 1
         for r in dict.fromkeys((0, 1, -1, v + 1, v - 1)):
             if r == v or r > top or (signed and r < -top - 1) or (not signed and r < -1):
