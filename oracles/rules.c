@@ -5,9 +5,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "target.h"
 
 #include "scn_allowances_data.h" /* generated: scn_allowances_tsv[] */
 #include "scn_known_bugs_data.h" /* generated: scn_known_bugs_tsv[] */
@@ -46,7 +49,9 @@ static int valid_term(const char *t)
 {
     static const char *const exact[] = { "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "prec", "noprec",
                                          "spec=invalid", "whole", "ret<0", "hexvalue", "positional",
-                                         "width<0", "sharedarg", "dies", NULL };
+                                         "width<0", "sharedarg", "dies", "digitsonly", "nanform", "pspelling", "fraczeros", "signdropped",
+                                         "prec<0",
+                                         NULL };
     if (!strncmp(t, "conv=", 5) || !strncmp(t, "len=", 4)) return t[t[0] == 'c' ? 5 : 4] != 0;
     if (!strncmp(t, "oracle=", 7)) return t[7] && t[7] != '|' && t[strlen(t) - 1] != '|' && !strstr(t, "||");
     if (!strncmp(t, "size=", 5)) return t[5] >= '0' && t[5] <= '9' && strspn(t + 5, "0123456789") == strlen(t + 5) && strlen(t + 5) <= 9;
@@ -363,6 +368,264 @@ static int arg_prec(const struct scn_case *c, const struct scn_spec *s, long *pr
 }
 
 
+/* ------------------------------------------------ what an output may differ in */
+
+/* The field of one output: [a, b) without the padding spaces the width w
+ * and the '-' flag put there, 1 when the output is laid out as they say
+ * (only spaces, only up to w, on the right with '-', else on the left;
+ * none on the other side). */
+static int unpad(const unsigned char *out, size_t len, long w, unsigned flags, size_t *a, size_t *b)
+{
+    *a = 0;
+    *b = len;
+    if ((flags & SCN_FL_MINUS) != 0)
+        while (*b > 0 && out[*b - 1] == ' ') --*b;
+    else
+        while (*a < len && out[*a] == ' ') ++*a;
+    size_t core = *b - *a, want = w > 0 && (size_t)w > core ? (size_t)w : core;
+    return core > 0 && len == want && out[*a] != ' ' && out[*b - 1] != ' ';
+}
+
+/* nanform: out is a NaN as C17 7.21.6.1p8 (f, F) spells it, with the sign:
+ * [-]nan or [-]nan(n-char-sequence), NAN for the upper-case conversions, '-'
+ * when the argument's sign bit is set (7.12.3.6: signbit "reports the sign
+ * of all values, including ... NaNs"), '+' or ' ' by those flags otherwise
+ * (C11 footnote 277: on NaN "the -, +, and space flag characters have their
+ * usual meaning; the # and 0 flag characters have no effect"), padded with
+ * spaces to the width. */
+static int nan_ok(const unsigned char *out, size_t len, int neg, char conv, long w, unsigned flags)
+{
+    size_t a, b;
+    if (!unpad(out, len, w, flags, &a, &b)) return 0;
+    char sign = neg ? '-' : (flags & SCN_FL_PLUS) ? '+' : (flags & SCN_FL_SPACE) ? ' ' : 0;
+    if (sign && out[a++] != sign) return 0;
+    const char *nan = conv >= 'a' ? "nan" : "NAN";
+    if (b - a < 3 || memcmp(out + a, nan, 3)) return 0;
+    a += 3;
+    if (a == b) return 1;
+    if (out[a] != '(' || out[b - 1] != ')') return 0;
+    for (size_t i = a + 1; i + 1 < b; i++) /* n-char-sequence: digits, letters, _ (7.22.1.3p3) */
+        if (!(out[i] == '_' || (out[i] >= '0' && out[i] <= '9') || ((out[i] | 32) >= 'a' && (out[i] | 32) <= 'z')))
+            return 0;
+    return 1;
+}
+
+/* pspelling: the pointer's spelling (C17 7.21.6.1p8 (p): "in an
+ * implementation-defined manner") laid out in its field: padded with spaces
+ * to the width, on the right with '-'. With the 0 or # flag or a precision
+ * the behaviour is undefined (p4, p6): any layout. */
+static int pointer_ok(const unsigned char *out, size_t len, long w, unsigned flags, int prec)
+{
+    size_t a, b;
+    if (prec || (flags & (SCN_FL_ZERO | SCN_FL_HASH))) return len > 0;
+    return unpad(out, len, w, flags, &a, &b);
+}
+
+/* A decimal number: (neg) 0.d[0..n) x 10^e, d[0] != 0 (n == 0: zero); unit
+ * the power of ten of the last digit written. */
+#define DEC_MAX 1200
+struct dec {
+    int neg;
+    size_t n;
+    long e, unit;
+    char d[DEC_MAX];
+};
+
+/* The number an output of %f, %e or %g writes ([-]ddd.ddd[e+dd], padding
+ * spaces or zeros before it): 0, or -1 when it is none. */
+static int dec_parse(const unsigned char *out, size_t len, struct dec *x)
+{
+    size_t i = 0, ip = 0, nd = 0, lead = 0;
+    int point = 0;
+    while (i < len && out[i] == ' ') i++;
+    x->neg = i < len && out[i] == '-';
+    if (i < len && (out[i] == '-' || out[i] == '+')) i++;
+    x->n = 0;
+    for (; i < len; i++) {
+        if (out[i] == '.' && !point) {
+            point = 1;
+            continue;
+        }
+        if (out[i] < '0' || out[i] > '9') break;
+        nd++;
+        ip += !point;
+        if (x->n == 0 && out[i] == '0') { /* before the first nonzero digit */
+            lead++;
+            continue;
+        }
+        if (x->n == DEC_MAX) return -1;
+        x->d[x->n++] = (char)(out[i] - '0');
+    }
+    if (!nd) return -1;
+    long ex = 0;
+    if (i < len && (out[i] | 32) == 'e') {
+        char t[16];
+        size_t k = 0;
+        for (i++; i < len && out[i] != ' ' && k < sizeof t - 1; i++) t[k++] = (char)out[i];
+        t[k] = 0;
+        char *end;
+        ex = strtol(t, &end, 10);
+        if (end == t || *end) return -1;
+    }
+    while (i < len && out[i] == ' ') i++; /* the padding of '-' */
+    if (i != len) return -1;
+    /* 0.(the nd digits) x 10^(ip + ex): the last digit at the power ip + ex - nd */
+    x->unit = (long)ip + ex - (long)nd;
+    x->e = (long)ip + ex - (long)lead;
+    return 0;
+}
+
+/* |x - y| <= 5 x 10^(p-1): half a unit at the power of ten p */
+static int dec_within_half(const struct dec *x, const struct dec *y, long p)
+{
+    enum { L = 8192 };
+    static signed char dx[L], dy[L];
+    long hi = p, lo = p - 1;
+    const struct dec *v[2] = { x, y };
+    for (int k = 0; k < 2; k++)
+        if (v[k]->n) {
+            if (v[k]->e > hi) hi = v[k]->e;
+            if (v[k]->e - (long)v[k]->n < lo) lo = v[k]->e - (long)v[k]->n;
+        }
+    if (hi - lo + 2 > L) return 0;
+    size_t len = (size_t)(hi - lo + 1);
+    memset(dx, 0, len);
+    memset(dy, 0, len);
+    for (size_t i = 0; i < x->n; i++) dx[x->e - 1 - (long)i - lo] = x->d[i]; /* digit i at power e-1-i */
+    for (size_t i = 0; i < y->n; i++) dy[y->e - 1 - (long)i - lo] = y->d[i];
+    int same_sign = x->neg == y->neg || !x->n || !y->n;
+    if (same_sign) { /* |x| - |y|, the larger first */
+        int cmp = 0;
+        for (size_t i = len; i-- > 0 && !cmp;) cmp = (dx[i] > dy[i]) - (dx[i] < dy[i]);
+        signed char *big = cmp >= 0 ? dx : dy, *small = cmp >= 0 ? dy : dx;
+        int borrow = 0;
+        for (size_t i = 0; i < len; i++) {
+            int t = big[i] - small[i] - borrow;
+            borrow = t < 0;
+            dx[i] = (signed char)(t + (borrow ? 10 : 0));
+        }
+    } else {
+        int carry = 0;
+        for (size_t i = 0; i < len; i++) {
+            int t = dx[i] + dy[i] + carry;
+            carry = t >= 10;
+            dx[i] = (signed char)(t - (carry ? 10 : 0));
+        }
+        if (carry) return 0;
+    }
+    /* compare with 5 at power p-1 */
+    for (size_t i = len; i-- > 0;) {
+        int half = (long)i + lo == p - 1 ? 5 : 0;
+        if (dx[i] != half) return dx[i] < half;
+    }
+    return 1;
+}
+
+static int call_ref(char *buf, size_t cap, const char *fmt, ...)
+{
+    const struct scn_target *ref = scn_target_find("ref");
+    if (!ref || !ref->vsnprintf) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    int r = ref->vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Whether out writes the value v "faithfully": (a) v correctly rounded at
+ * the precision written, a tie either way (C17 7.21.6.1p13: "correctly
+ * rounded"); (b) digits that read back as v itself (a shortest or a limited
+ * form, zeros after the digits that matter: what strtod makes of them is v);
+ * (c) v correctly rounded to DBL_DIG (15) or more significant digits,
+ * zeros written after them (a fixed number of significant digits). */
+static int digits_faithful(const unsigned char *out, size_t len, long double v, int ld, const struct dec *exact)
+{
+    static struct dec x;
+    if (dec_parse(out, len, &x)) return 0;
+    if (x.n && x.neg != (signbit(v) != 0)) return 0;
+    if (dec_within_half(&x, exact, x.unit)) return 1;
+    char t[DEC_MAX + 32];
+    size_t k = 0, a = 0;
+    while (a < len && (out[a] == ' ')) a++;
+    for (size_t i = a; i < len && k < sizeof t - 1; i++) t[k++] = (char)out[i];
+    t[k] = 0;
+    char *end;
+    if (ld ? strtold(t, &end) == v : strtod(t, &end) == (double)v) return 1;
+    size_t sig = x.n; /* significant digits written, the zeros after them left out */
+    while (sig > 0 && x.d[sig - 1] == 0) sig--;
+    return x.n >= 15 && dec_within_half(&x, exact, x.e - (long)(sig > 15 ? sig : 15));
+}
+
+/* digitsonly: the two outputs of a floating conversion of a finite value
+ * have the same length and differ only in digits before the exponent (the
+ * sign, the padding, the point and the exponent are the same), and each
+ * writes the value faithfully (digits_faithful). */
+static int digits_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, const struct scn_arg *val)
+{
+    if (la != lb || !val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE)) return 0;
+    int ld = val->type == SCN_ARG_LDOUBLE;
+    long double v = ld ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    int in_exponent = 0;
+    for (size_t i = 0; i < la; i++) {
+        in_exponent |= (oa[i] | 32) == 'e';
+        if (oa[i] == ob[i]) continue;
+        if (in_exponent || oa[i] < '0' || oa[i] > '9' || ob[i] < '0' || ob[i] > '9') return 0;
+    }
+    static char buf[DEC_MAX + 64];
+    static struct dec exact;
+    if (call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, v) <= 0 ||
+        dec_parse((const unsigned char *)buf, strlen(buf), &exact))
+        return 0;
+    return digits_faithful(oa, la, v, ld, &exact) && digits_faithful(ob, lb, v, ld, &exact);
+}
+
+/* fraczeros: one output is the other with the zeros after the point of a
+ * style e result dropped ("1.e+03" for "1.00e+03": %#g's carry into style
+ * e), the padding spaces aside. */
+static int frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
+{
+    while (la && *oa == ' ') oa++, la--;
+    while (la && oa[la - 1] == ' ') la--;
+    while (lb && *ob == ' ') ob++, lb--;
+    while (lb && ob[lb - 1] == ' ') lb--;
+    if (la < lb) {
+        const unsigned char *t = oa;
+        oa = ob;
+        ob = t;
+        size_t tl = la;
+        la = lb;
+        lb = tl;
+    }
+    /* oa: [sign] d . 0...0 e..., ob: the same without the zeros */
+    size_t i = 0;
+    if (i < la && (oa[i] == '-' || oa[i] == '+')) i++;
+    if (i + 2 >= la || oa[i] < '1' || oa[i] > '9' || oa[i + 1] != '.') return 0;
+    size_t z = i + 2, e = z;
+    while (e < la && oa[e] == '0') e++;
+    if (e == z || e == la || (oa[e] | 32) != 'e') return 0;
+    return lb == la - (e - z) && !memcmp(ob, oa, z) && !memcmp(ob + z, oa + e, la - e);
+}
+
+/* signdropped: one output is the other without its leading '-' (the
+ * padding spaces aside): a negative value written as a positive one. */
+static int sign_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
+{
+    while (la && *oa == ' ') oa++, la--;
+    while (la && oa[la - 1] == ' ') la--;
+    while (lb && *ob == ' ') ob++, lb--;
+    while (lb && ob[lb - 1] == ' ') lb--;
+    if (la < lb) {
+        const unsigned char *t = oa;
+        oa = ob;
+        ob = t;
+        size_t tl = la;
+        la = lb;
+        lb = tl;
+    }
+    return la == lb + 1 && oa[0] == '-' && lb && !memcmp(oa + 1, ob, lb);
+}
+
 /* whether the pattern has the term t */
 static int pattern_has(const char *p, const char *t)
 {
@@ -495,6 +758,23 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
                 ok = !isnan(v) && !isinf(v) && hex_ok(k->oa, k->la, v, prec, w, fl) &&
                      hex_ok(k->ob, k->lb, v, prec, w, fl);
             }
+        } else if (IS("digitsonly")) {
+            ok = s && !s->invalid && k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob &&
+                 digits_only(k->oa, k->la, k->ob, k->lb, val);
+        } else if (IS("prec<0")) {
+            ok = s && s->prec == SCN_SPEC_STAR && s->parg >= 0 && (int)c->args[s->parg].v.i < 0;
+        } else if (IS("signdropped")) {
+            ok = k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob && sign_dropped(k->oa, k->la, k->ob, k->lb);
+        } else if (IS("fraczeros")) {
+            ok = k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob && frac_zeros_dropped(k->oa, k->la, k->ob, k->lb);
+        } else if (IS("nanform") || IS("pspelling")) {
+            unsigned fl;
+            long w = s && !s->invalid ? field_width(c, s, &fl) : 0;
+            int nan = IS("nanform");
+            int neg = val && (val->type == SCN_ARG_LDOUBLE ? signbit(val->v.ld) : signbit(val->v.d));
+            ok = s && !s->invalid && k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob &&
+                 (nan ? nan_ok(k->oa, k->la, neg, s->conv, w, fl) && nan_ok(k->ob, k->lb, neg, s->conv, w, fl)
+                      : pointer_ok(k->oa, k->la, w, fl, s->prec != -1) && pointer_ok(k->ob, k->lb, w, fl, s->prec != -1));
         } else ok = 0;
 #undef IS
         if (!ok) return 0;

@@ -193,6 +193,7 @@ static void test_loading(void)
         "flag=0", "prec", "noprec", "spec=invalid", "whole", "ret<0", "hexvalue", "positional", "width<0",
         "sharedarg", "len=w|-|hh", "argpos>9", "argpos>12", "conv=d&flag=-&prec", "width>325", "prec>0",
         "conv=f&width>325", "oracle=scn.size0-ret0", "oracle=expect.n|n-consistent", "size=0", "size=17",
+        "digitsonly", "nanform", "pspelling", "fraczeros", "signdropped", "prec<0",
     };
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
         char t[200];
@@ -420,6 +421,10 @@ static void test_terms(void)
     CHECK(finds("prec>9", "\"%.*f\" int:10 double:0x1p+0", 0), "prec>9 of * 10");
     CHECK(!finds("prec>9", "\"%.*f\" int:9 double:0x1p+0", 0), "prec>9 of * 9");
     CHECK(!finds("prec>0", "\"%.*f\" int:-10 double:0x1p+0", 0), "prec>0 of * -10 (no precision)");
+    CHECK(finds("prec<0", "\"%.*f\" int:-10 double:0x1p+0", 0), "prec<0 of * -10");
+    CHECK(!finds("prec<0", "\"%.*f\" int:0 double:0x1p+0", 0), "prec<0 of * 0");
+    CHECK(!finds("prec<0", "\"%.3f\" double:0x1p+0", 0), "prec<0 of a literal");
+    CHECK(finds("prec<0&positional", "\"%1$.*2$d\" int:1 int:-3", 0), "prec<0, positional");
 
     /* ret<0: both calls failed */
     CHECK(matches_out("ret<0", -1, SCN_DIALECT_ISO, "\"%d\" int:1", -1, -1, -1, "", ""), "ret<0 both");
@@ -450,6 +455,101 @@ static void test_terms(void)
     }
     CHECK(!matches_out("hexvalue", -1, SCN_DIALECT_ISO, "\"%a\" double:0x1.8p+0", 0, -1, 8, "0x1.8p+0", "0x1.8p+0"),
           "hexvalue with a failed call");
+
+    /* nanform: the NaN's spelling only, with its sign and in its field */
+    static const struct { const char *text, *oa, *ob; int want; } nf[] = {
+        { "\"%f\" double:nan", "nan", "nan", 1 },
+        { "\"%f\" double:nan", "nan", "nan(0x8000000000000)", 1 },
+        { "\"%f\" double:nan", "nan", "-nan", 0 },              /* a positive NaN */
+        { "\"%f\" double:-nan", "-nan", "-nan(_1a)", 1 },
+        { "\"%f\" double:-nan", "-nan", "nan", 0 },             /* the sign dropped (musl before 2014) */
+        { "\"%F\" double:nan", "NAN", "NAN(1)", 1 },
+        { "\"%F\" double:nan", "NAN", "nan", 0 },
+        { "\"%e\" double:nan", "nan", "nan(a-b)", 0 },          /* not an n-char-sequence */
+        { "\"%8f\" double:nan", "     nan", "     nan", 1 },
+        { "\"%8f\" double:nan", "     nan", "nan     ", 0 },    /* padded on the wrong side */
+        { "\"%8f\" double:nan", "     nan", "nan", 0 },         /* the width ignored */
+        { "\"%-8f\" double:nan", "nan     ", "nan(1)  ", 1 },
+        { "\"%08f\" double:nan", "     nan", "00000nan", 0 },   /* 0 has no effect on a NaN */
+        { "\"%+f\" double:nan", "+nan", "+nan(1)", 1 },
+        { "\"%+f\" double:nan", "+nan", "nan", 0 },
+        { "\"% G\" double:-nan", "-NAN", "-NAN", 1 },
+        { "\"% G\" double:nan", " NAN", "NAN", 0 },
+        { "\"%2f\" double:nan", "nan", "nan(1)", 1 },           /* wider than the field */
+    };
+    for (size_t i = 0; i < sizeof nf / sizeof nf[0]; i++) {
+        int got = matches_out("nanform", -1, SCN_DIALECT_ISO, nf[i].text, 0, (int)strlen(nf[i].oa), (int)strlen(nf[i].ob),
+                              nf[i].oa, nf[i].ob);
+        CHECK(got == nf[i].want, "nanform %s: '%s' '%s': %d, want %d", nf[i].text, nf[i].oa, nf[i].ob, got, nf[i].want);
+    }
+    /* pspelling: the pointer's spelling only, the width and '-' applied */
+    static const struct { const char *text, *oa, *ob; int want; } ps[] = {
+        { "\"%p\" ptr:NULL", "(nil)", "0", 1 },
+        { "\"%8p\" ptr:NULL", "   (nil)", "       0", 1 },
+        { "\"%8p\" ptr:NULL", "   (nil)", "(nil)   ", 0 },      /* left-justified without '-' (curl) */
+        { "\"%20p\" ptr:0x1234", "              0x1234", "0x1234", 0 }, /* the width ignored (pgport) */
+        { "\"%-8p\" ptr:NULL", "(nil)   ", "0       ", 1 },
+        { "\"%-8p\" ptr:NULL", "(nil)   ", "       0", 0 },
+        { "\"%3p\" ptr:0x1234", "0x1234", "1234", 1 },          /* wider than the field */
+        { "\"%08p\" ptr:0x1234", "0x00001234", "    1234", 1 }, /* 0 with p: undefined, any layout */
+        { "\"%.3p\" ptr:0x1234", "0x1234", "x", 1 },            /* a precision with p: undefined */
+    };
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
+        int got = matches_out("pspelling", -1, SCN_DIALECT_ISO, ps[i].text, 0, (int)strlen(ps[i].oa), (int)strlen(ps[i].ob),
+                              ps[i].oa, ps[i].ob);
+        CHECK(got == ps[i].want, "pspelling %s: '%s' '%s': %d, want %d", ps[i].text, ps[i].oa, ps[i].ob, got, ps[i].want);
+    }
+    /* digitsonly: the same layout, only digits differ, each a faithful
+     * writing of the value (correctly rounded, a tie either way; digits that
+     * read back as the value; 15 or more correctly rounded digits) */
+    static const struct { const char *text, *oa, *ob; int want; } dg[] = {
+        { "\"%.30f\" double:0x1.999999999999ap-4", "0.100000000000000005551115123126",
+          "0.100000000000000000000000000000", 1 },                  /* a shortest form: reads back as 0.1 */
+        { "\"%e\" double:0x0.0000000000001p-1022", "4.940656e-324", "5.000000e-324", 1 },
+        { "\"%.0f\" double:0x1.4p+1", "2", "3", 1 },              /* 2.5: a tie, either way */
+        { "\"%.1f\" double:0x1p-2", "0.2", "0.3", 1 },            /* 0.25 */
+        { "\"%.3e\" double:0x1.81c8p+13", "1.234e+04", "1.235e+04", 1 }, /* 12345 */
+        { "\"%.0f\" double:0x1.ccccccccccccdp-2", "0", "1", 0 },  /* 0.45 to 1: a double rounding (picolibc #766) */
+        { "\"%.20f\" double:0x1.3333333333334p-2", "0.30000000000000004441", "0.30000000000000000000", 1 }, /* 16 digits */
+        { "\"%.20f\" double:0x1.3333333333334p-2", "0.30000000000000004441", "0.30000000000001000000", 0 },
+        { "\"%f\" double:0x1p+0", "1.000000", "2.000000", 0 },
+        { "\"%.3e\" double:0x1.4p+3", "1.000e+01", "1.000e+00", 0 }, /* the exponent */
+        { "\"%10.3f\" double:0x1.8p+0", "     1.500", "1.500     ", 0 }, /* the padding */
+        { "\"%010.3f\" double:0x1.8p+0", "000001.500", "000001.500", 1 },
+        { "\"%.3f\" double:-0x1.8p+0", "-1.500", "-1.499", 0 },
+        { "\"%f\" double:inf", "inf", "inf", 0 },                 /* no digits */
+        { "\"%.40Lf\" ldouble:0xc.ccccccccccccccdp-7", "0.1000000000000000000013552527156068805425",
+          "0.1000000000000000000013552527156068805400", 1 },        /* reads back as the long double */
+    };
+    for (size_t i = 0; i < sizeof dg / sizeof dg[0]; i++) {
+        int got = matches_out("digitsonly", -1, SCN_DIALECT_ISO, dg[i].text, 0, (int)strlen(dg[i].oa), (int)strlen(dg[i].ob),
+                              dg[i].oa, dg[i].ob);
+        CHECK(got == dg[i].want, "digitsonly %s: '%s' '%s': %d, want %d", dg[i].text, dg[i].oa, dg[i].ob, got, dg[i].want);
+    }
+
+    /* fraczeros: %#g's carry, the zeros after the point dropped in style e */
+    static const struct { const char *oa, *ob; int want; } fz[] = {
+        { "1.00e+03", "1.e+03", 1 },   { "1.e+06", "1.00000e+06", 1 }, { "  1.00E+04", "    1.E+04", 1 },
+        { "-1.0e+02", "-1.e+02", 1 },  { "1.00e+03", "1.0e+03", 0 },   /* only some of the zeros */
+        { "100.", "1.e+02", 0 },       { "0000.00000", "   0.00000", 0 }, /* the zero padding: another bug */
+        { "1.50e+03", "1.5e+03", 0 },  { "1.00e+03", "1.e+04", 0 },
+    };
+    for (size_t i = 0; i < sizeof fz / sizeof fz[0]; i++) {
+        int got = matches_out("fraczeros", -1, SCN_DIALECT_ISO, "\"%#.3g\" double:0x1.f3cp+9", 0, (int)strlen(fz[i].oa),
+                              (int)strlen(fz[i].ob), fz[i].oa, fz[i].ob);
+        CHECK(got == fz[i].want, "fraczeros '%s' '%s': %d, want %d", fz[i].oa, fz[i].ob, got, fz[i].want);
+    }
+
+    /* signdropped: a negative value written without its '-' */
+    static const struct { const char *oa, *ob; int want; } sd[] = {
+        { "-0.000000", "0.000000", 1 }, { "  -0.0", "   0.0", 1 }, { "0", "-0", 1 }, { "-0.0", "-0.0 ", 0 },
+        { "-1.5", "1.6", 0 },           { "+0.0", "0.0", 0 },      { "-", "", 0 },
+    };
+    for (size_t i = 0; i < sizeof sd / sizeof sd[0]; i++) {
+        int got = matches_out("signdropped", -1, SCN_DIALECT_ISO, "\"%f\" double:-0x0p+0", 0, (int)strlen(sd[i].oa),
+                              (int)strlen(sd[i].ob), sd[i].oa, sd[i].ob);
+        CHECK(got == sd[i].want, "signdropped '%s' '%s': %d, want %d", sd[i].oa, sd[i].ob, got, sd[i].want);
+    }
 
     /* dialects: a rule of one dialect does not apply to the other; "*" to both */
     CHECK(matches_out("conv=d", SCN_DIALECT_ISO, SCN_DIALECT_ISO, "\"%d\" int:1", 0, 1, 1, "x", "x"), "iso on iso");
