@@ -2,16 +2,21 @@
 #define _GNU_SOURCE
 #include "spec.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 static int is_digit(int ch) { return ch >= '0' && ch <= '9'; }
 
+/* a decimal number: exact up to INT_MAX (a width or precision is an int);
+ * of a longer one the digits an int holds */
 static size_t read_num(const char *f, size_t i, long *v)
 {
     long x = 0;
+    int whole = 1;
     while (is_digit(f[i])) {
-        if (x < 100000000) x = x * 10 + (f[i] - '0');
+        if (whole && x <= (INT_MAX - (f[i] - '0')) / 10) x = x * 10 + (f[i] - '0');
+        else whole = 0;
         i++;
     }
     *v = x;

@@ -195,10 +195,10 @@ enum scn_decode_flags {
 /* Decodes fuzzer bytes into a well-defined case of the dialect: every
  * conversion gets an argument of exactly its type (positional formats are
  * consistent), widths and precisions are <= SCN_DECODE_MAX_WIDTH but for
- * rare boundary values (case_decode.c: 4095 ... 131072, numbers past INT_MAX
- * that the format's text overflows, and, where no target pads them (a %s
- * precision, the kernel dialect, SCN_DECODE_HUGE), INT_MAX, INT_MIN and the
- * kernel's 2^23 and 2^24 limits), strings are
+ * rare boundary values (case_decode.c: 1023 ... 131072 and, where no target
+ * pads them (a %s precision, a negative '*' precision, the kernel dialect,
+ * SCN_DECODE_HUGE), INT_MAX, INT_MIN and the kernel's 2^23 and 2^24
+ * limits; none past INT_MAX), strings are
  * real memory, floating values are canonical (no NaN payloads, no invalid
  * long double encodings) so the text form round-trips. The kernel dialect
  * uses only: d i u o x X c s p px % with hh h l ll z t, flags - + space # 0,

@@ -58,11 +58,11 @@
  * a '*' value is 0x7c..0x7f (one value in 64), its low byte b picks one
  * (big_value(); b bit 7: a '*' value's sign): b & 0x7f below 64 one of 1023
  * 1024 2047 2048 4095 4096 4097 8192, below 88 one of 8191 16383 16384
- * 32766-32769 65534-65537 131072, below 112 a number past INT_MAX
- * (2147483648, 4294967297, ...: the format's own number overflows, so every
- * target stops there) or, as a '*' value, INT_MIN (-INT_MAX when negative),
- * and from 112 on INT_MAX - 1, INT_MAX, INT_MIN ('*' only), 2^23 - 1, 2^23,
- * 2^24 - 1, 2^24, 2^30 (the kernel's FIELD_WIDTH_MAX and 24-bit field).
+ * 32766-32769 65534-65537 131072, from 88 on INT_MAX - 1, INT_MAX, INT_MIN
+ * ('*' only), 2^23 - 1, 2^23, 2^24 - 1, 2^24, 2^30 (the kernel's
+ * FIELD_WIDTH_MAX and 24-bit field), and, as a '*' value below 112, INT_MIN
+ * (-INT_MAX when negative). No number past INT_MAX: the oracles' scanner
+ * (oracles/spec.c) holds a width or precision in an int.
  * A value that a target of the dialect would pad byte by byte past 65537
  * bytes (8192 in the kernel; or compute past 8192 digits) is replaced by
  * one of the first group
@@ -226,8 +226,6 @@ static int big_dear(long long v, int star, int prec, enum big_use use, enum big_
     if (where == BIG_HUGE || use == BIG_LIMIT || (prec && v < 0)) return 0;
     if (where == BIG_KERNEL && !star) /* a literal width in 24 bits, a precision in 16 (negative: 0) */
         v = prec ? (int16_t)(uint16_t)v : (long long)(((uint64_t)v & 0xffffff) ^ 0x800000) - 0x800000;
-    else if (!star && v > 2147483647)
-        return 0; /* the format's number overflows: no padding */
     if (v < 0) v = prec ? 0 : -v;
     return v > (use == BIG_FLOAT || where == BIG_KERNEL ? 8192 : 65537);
 }
@@ -241,8 +239,6 @@ static long long big_value(unsigned b, int star, int prec, enum big_use use, enu
     static const long long small[8] = { 1023, 1024, 2047, 2048, 4095, 4096, 4097, 8192 };
     static const long long mid[12] = { 8191, 16383, 16384, 32766, 32767, 32768,
                                        32769, 65534, 65535, 65536, 65537, 131072 };
-    static const long long past[8] = { 2147483648LL, 2147483649LL, 3000000000LL, 4294967295LL,
-                                       4294967296LL, 4294967297LL, 4294971391LL, 9999999999LL };
     static const long long edge[8] = { 2147483646, 2147483647, -2147483647 - 1, 8388607,
                                        8388608, 16777215, 16777216, 1073741824 };
     unsigned i = b & 0x7f;
@@ -250,8 +246,8 @@ static long long big_value(unsigned b, int star, int prec, enum big_use use, enu
     long long v;
     if (i < 64) v = small[i % 8];
     else if (i < 88) v = mid[i % 12];
-    else if (i < 112) v = star ? -2147483647 - 1 + neg : past[i % 8]; /* a '*' value: the most negative */
-    else v = !star && edge[i % 8] < 0 ? 2147483647 : edge[i % 8];    /* INT_MIN is a '*' value */
+    else if (i < 112 && star) v = -2147483647 - 1 + neg;         /* the most negative '*' values */
+    else v = !star && edge[i % 8] < 0 ? 2147483647 : edge[i % 8]; /* INT_MIN is a '*' value */
     if (neg && v > 0) v = -v;
     if (big_dear(v, star, prec, use, where)) v = neg ? -small[i % 8] : small[i % 8];
     return v;

@@ -44,6 +44,13 @@ int main(void)
     CHECK(n == 2 && sp[0].pos == 2 && sp[0].wpos == 1 && sp[0].varg == 1 && sp[0].warg == 0 && sp[1].varg == 1,
           "positional %zu %d %d", n, sp[0].pos, sp[0].wpos);
 
+    /* widths and precisions up to INT_MAX as written (the decoder's boundary values) */
+    c = parse("\"%2147483647d%-1000000000.2147483646s%.*x\" int:1 str:\"a\" int:-2147483648 uint:2");
+    n = scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
+    CHECK(n == 3 && sp[0].width == 2147483647 && sp[1].width == 1000000000 && sp[1].prec == 2147483646 &&
+              sp[2].prec == SCN_SPEC_STAR && sp[2].varg == 3,
+          "big widths: %zu %d %d %d", n, sp[0].width, sp[1].width, sp[1].prec);
+
     /* the scan stops at the first invalid specification (mixed styles, unknown letter, length misuse) */
     c = parse("\"%d %1$d %s\" int:1 str:\"y\"");
     n = scn_scan_specs(c, SCN_DIALECT_ISO, sp, SCN_MAX_SPECS);
