@@ -64,13 +64,12 @@
  * (-INT_MAX when negative). No number past INT_MAX: the oracles' scanner
  * (oracles/spec.c) holds a width or precision in an int.
  * A value that a target of the dialect would pad byte by byte past 65537
- * bytes (8192 in the kernel; or compute past 8192 digits) is replaced by
- * one of the first group
- * (big_dear()): glibc pads a field of INT_MAX for seconds. So a %s precision
- * (which only limits) and a negative '*' precision (omitted) take any of
- * them; the kernel keeps them cheap as literals (24 and 16 bits) but not as
- * '*' widths (clamped to 2^23 - 1); SCN_DECODE_HUGE (the reference alone:
- * it counts a field) takes all of them.
+ * bytes (8192 in the kernel) or compute past 8192 digits is replaced by one
+ * of the first group (big_dear()): glibc pads a field of INT_MAX for
+ * seconds. So a %s precision (which only limits) and a negative '*'
+ * precision (omitted) take any of them; the kernel keeps them cheap as
+ * literals (24 and 16 bits) but not as '*' widths (clamped to 2^23 - 1);
+ * SCN_DECODE_HUGE (the reference alone: it counts a field) takes all.
  */
 #include "case.h"
 #include "scn_writer.h"
