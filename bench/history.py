@@ -185,13 +185,14 @@ def table_rows(rows):
 
 def markdown(rows, args, started, took):
     n = len(rows)
-    ok = sum(1 for _, s in rows if s["found"] >= 4)
+    ok = sum(1 for _, s, _ in rows if s["found"] >= 4)
     lines = [
         "# Re-introduced upstream bugs (bench/history.py)",
         "",
         f"`/usr/bin/python3 bench/history.py --runs {args.runs} --time {args.time:g}"
         + (f" --bugs {args.bugs}" if args.bugs else "") + "`",
-        f"started {started} UTC, {took / 60:.0f} min on this machine; each run: `./scnfuzz mutate --target T "
+        f"started {started} UTC, {took / 60:.0f} min on this machine (a bug measured by an earlier run "
+        f"keeps that run's date in history.json); each run: `./scnfuzz mutate --target T "
         f"--patch bench/history/<id>.diff --json --time {args.time:g}` (the corpus at every size, then a "
         f"{args.time:g}-s campaign if the corpus did not find it).",
         "",
@@ -200,10 +201,11 @@ def markdown(rows, args, started, took):
         "the patched build's first check, executions as `scnfuzz mutate` counts them (corpus results, then "
         "fuzzer executions).",
         "",
-    ] + table_rows(rows) + ["", "## Each bug", ""]
-    for h, s in rows:
+    ] + table_rows([(h, s) for h, s, _ in rows]) + ["", "## Each bug", ""]
+    for h, s, rec in rows:
         lines.append(f"- `{h['id']}` ({h['target']}, {h['file']}): {h.get('bug', '')}")
         lines.append(f"  fix {h['fix']} \"{h.get('subject', '')}\" ({h.get('date', '')}); case `{h.get('case', '')}`")
+        lines.append(f"  measured {rec.get('measured')} UTC, {s['runs']} runs, campaigns of {rec.get('time') or 0:g} s")
         if s["signatures"]:
             lines.append("  signatures: " + ", ".join(f"`{x}`" for x in s["signatures"]))
         if s["found_by"]:
@@ -214,11 +216,28 @@ def markdown(rows, args, started, took):
     return "\n".join(lines) + "\n"
 
 
+def previous_results(path, keep):
+    """The earlier records of the bugs this run does not measure (--bugs
+    measures some again and keeps the others' results)."""
+    try:
+        top = json.loads(pathlib.Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    out = {}
+    for i, rec in top.get("bugs", {}).items():
+        if i in keep and isinstance(rec, dict) and "summary" in rec:
+            rec.setdefault("measured", top.get("started"))
+            rec.setdefault("time", top.get("time"))
+            out[i] = rec
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--time", type=float, default=60.0, help="each run's campaign, seconds (default 60)")
-    ap.add_argument("--bugs", help="comma-separated ids (default: every bench/history/*.diff)")
+    ap.add_argument("--bugs", help="comma-separated ids (default: every bench/history/*.diff); the other "
+                    "bugs' results in history.json are kept")
     ap.add_argument("--results", default=str(RESULTS), help="where history.md and history.json go")
     ap.add_argument("--work", default=str(REPO / "build" / "h" / "history-runs"),
                     help="the runs' own report directories")
@@ -230,7 +249,8 @@ def main():
     results = pathlib.Path(args.results)
     results.mkdir(parents=True, exist_ok=True)
     work = pathlib.Path(args.work)
-    raw, rows = {}, []
+    headers = {h["id"]: h for _, h in bugs()}
+    raw = previous_results(results / "history.json", set(headers) - {h["id"] for _, h in todo})
     for diff, h in todo:
         runs = []
         for k in range(args.runs):
@@ -239,14 +259,15 @@ def main():
             runs.append(r)
             state = r.get("error") or ("found by " + r["stage"] if r.get("found") else "not found")
             print(f"{h['id']} run {k + 1}/{args.runs}: {state} ({r.get('wall_s', 0):.0f} s wall)", flush=True)
-        raw[h["id"]] = {"header": h, "runs": runs, "summary": summarise(runs)}
-        rows.append((h, raw[h["id"]]["summary"]))
+        raw[h["id"]] = {"header": h, "measured": started, "time": args.time, "runs": runs,
+                        "summary": summarise(runs)}
+        rows = [(headers[i], raw[i]["summary"], raw[i]) for i in sorted(raw)]
         # written after every bug: a long benchmark that is stopped keeps what it measured
         (results / "history.json").write_text(json.dumps(
             {"command": sys.argv, "started": started, "runs": args.runs, "time": args.time, "bugs": raw},
             indent=1) + "\n")
         (results / "history.md").write_text(markdown(rows, args, started, time.monotonic() - t0))
-    print("\n".join(table_rows(rows)))
+    print("\n".join(table_rows([(headers[i], raw[i]["summary"]) for i in sorted(raw)])))
     return 0
 
 

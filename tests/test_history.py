@@ -132,3 +132,24 @@ def test_the_index_lists_every_bug():
     index = (REPO / "bench" / "history" / "README.md").read_text()
     for d in DIFFS:
         assert f"[`{d.stem}`]({d.name})" in index, f"bench/history/README.md does not list {d.name}"
+
+
+def test_results_of_other_bugs_are_kept(tmp_path):
+    rec = {"header": {"id": "a"}, "runs": [], "summary": history.summarise([])}
+    (tmp_path / "history.json").write_text(json.dumps(
+        {"started": "2026-01-01 00:00", "time": 60.0, "bugs": {"a": rec, "b": rec, "gone": rec}}))
+    kept = history.previous_results(tmp_path / "history.json", {"a", "c"})
+    assert list(kept) == ["a"] and kept["a"]["measured"] == "2026-01-01 00:00" and kept["a"]["time"] == 60.0
+    assert history.previous_results(tmp_path / "missing.json", {"a"}) == {}
+
+
+def test_markdown_gives_the_reason_of_a_miss():
+    import argparse
+    h = {"id": "x", "target": "musl", "file": "f.c", "fix": "1" * 40, "bug": "b", "subject": "s", "date": "2011",
+         "case": '"%d" int:1', "note": "an allowance explains it"}
+    miss = history.summarise([{"found": False, "stage": None, "seconds": 9.0, "executions": 5, "signature": None}])
+    args = argparse.Namespace(runs=1, time=10.0, bugs=None)
+    md = history.markdown([(h, miss, {"measured": "2026-01-01 00:00", "time": 10.0})], args, "2026-01-01 00:00", 60)
+    assert "| `x` | musl | 111111111111 | 0/1 | - | - | - |" in md
+    assert "not found in 4 of the runs: an allowance explains it" in md
+    assert "0 of 1 bugs found in at least 4 of 1 runs" in md
