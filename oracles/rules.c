@@ -68,12 +68,19 @@ static int valid_term(const char *t)
 
 #define ERR(...) do { if (err) snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+/* "oracle:shape:target", none of the three empty */
+static int signature_ok(const char *sig)
+{
+    const char *a = strchr(sig, ':'), *b = strrchr(sig, ':');
+    return a && b && a != b && a > sig && b > a + 1 && b[1];
+}
+
 /* Columns: allowances  id dialect pattern targets citation
- *          known bugs  id kind dialect pattern targets versions reproducer citation */
+ *          known bugs  id kind dialect pattern targets versions reproducer [signature] citation */
 static int load(enum table t, const char *text, size_t len, char *err, size_t errlen)
 {
     static struct scn_rule next[MAX_RULES];
-    const size_t ncol = t == T_ALLOW ? 5 : 8;
+    size_t ncol = t == T_ALLOW ? 5 : 8;
     size_t n = 0, lineno = 0, pos = 0;
     if (err && errlen) err[0] = 0;
     while (pos < len) {
@@ -85,8 +92,13 @@ static int load(enum table t, const char *text, size_t len, char *err, size_t er
         lineno++;
         if (ll && line[ll - 1] == '\r') ll--;
         if (ll == 0 || line[0] == '#') continue;
-        const char *f[8];
-        size_t fl[8], nf = 0, s = 0;
+        if (t == T_KNOWN) { /* the signature column is optional (a table of one's own) */
+            size_t tabs = 0;
+            for (size_t i = 0; i < ll; i++) tabs += line[i] == '\t';
+            ncol = tabs >= 8 ? 9 : 8;
+        }
+        const char *f[9];
+        size_t fl[9], nf = 0, s = 0;
         for (size_t i = 0; i <= ll && nf < ncol; i++)
             if (i == ll || (line[i] == '\t' && nf < ncol - 1)) {
                 f[nf] = line + s;
@@ -123,6 +135,11 @@ static int load(enum table t, const char *text, size_t len, char *err, size_t er
                 copy_field(r->reproducer, sizeof r->reproducer, f[k + 1], fl[k + 1]))
                 ERR("line %zu: a field is too long", lineno);
             k += 2;
+            if (ncol == 9) {
+                if (copy_field(r->signature, sizeof r->signature, f[k], fl[k]) || !signature_ok(r->signature))
+                    ERR("line %zu: the signature must be oracle:shape:target", lineno);
+                k++;
+            }
         }
         if (copy_field(r->citation, sizeof r->citation, f[k], fl[k])) ERR("line %zu: citation too long", lineno);
         char pat[sizeof r->pattern];
@@ -301,7 +318,9 @@ static int arg_is_nonascii(const struct scn_case *c, const struct scn_arg *a)
 }
 
 /* Is out (len bytes) the hexadecimal float v correctly rounded to prec hex
- * digits after the point (prec < 0: exactly v), laid out in a field of width
+ * digits after the point (prec < 0: exactly v, with no trailing zero in its
+ * fraction: C17 7.21.6.1p8 (a) "sufficient for an exact representation"),
+ * laid out in a field of width
  * w as flags say: padding only up to w, spaces after it with '-', zeros
  * after 0x with '0' (strtold reads them as digits), else spaces before it;
  * one space before it is the sign of the space flag. */
@@ -328,6 +347,10 @@ static int hex_ok(const unsigned char *out, size_t len, long double v, long prec
          * long double holds, yet the correctly rounded %.1La of a value just
          * below LDBL_MAX; v is scaled by the exponent instead (exact) */
         char *pe = strpbrk(q, "pP"), *end;
+        /* without a precision, "sufficient for an exact representation":
+         * no zero after the last digit that the value needs */
+        const char *point = pe ? memchr(q, '.', (size_t)(pe - q)) : NULL;
+        if (pe && prec < 0 && point && pe[-1] == '0') pe = NULL;
         if (pe) {
             *pe = 0;
             long double m = strtold(t, &end);

@@ -34,6 +34,8 @@ struct scn_rule {
     char targets[128];     /* "*" or "a,b,c" */
     char versions[160];    /* known bugs: the versions seen affected */
     char reproducer[400];  /* known bugs: a case in the text form */
+    char signature[120];   /* known bugs: what the reproducer is signed as, "oracle:shape:target"
+                              (tests/test_known_bugs.py replays it); "" when the table has none */
     char citation[480];
 };
 
@@ -42,7 +44,8 @@ const char *scn_rule_kind_name(int kind);
 /* the classification of a difference a rule explains */
 const char *scn_rule_classification(int kind);
 
-/* Replaces one table with TSV text (allowances: 5 columns; known bugs: 8).
+/* Replaces one table with TSV text (allowances: 5 columns; known bugs: 9,
+ * or 8 without the signature column).
  * Returns the number of entries, or -1 with "line N: ..." in err. */
 int scn_allowances_load(const char *text, size_t len, char *err, size_t errlen);
 int scn_known_bugs_load(const char *text, size_t len, char *err, size_t errlen);

@@ -1,9 +1,14 @@
 """The known-bug rules (oracles/known_bugs.tsv) and the root causes they sign.
 
+Every entry names the root cause its reproducer is signed as (its
+signature column, oracle:shape:target): replayed, the reproducer still gets
+that signature and that entry, so a pattern that stops matching what it was
+written for, or another entry that takes it, fails here.
+
 A rule must never swallow a bug it was not written for, and one bug must be
-one root cause where a real bug lands. Here: a musl whose %n stores a wrong
-count (the length of the last piece it wrote, not of the whole output) is
-built from musl's own fetched source, patched, as an executor; scn-conform
+one root cause where a real bug lands. Here too: a musl whose %n stores a
+wrong count (the length of the last piece it wrote, not of the whole output)
+is built from musl's own fetched source, patched, as an executor; scn-conform
 on the corpus's %n cases signs all its expect.n failures as one root cause
 (they were one per %n shape when expectation failures were signed unreduced).
 """
@@ -15,7 +20,77 @@ import subprocess
 
 import pytest
 
-from conftest import REPO, build_dir
+from conftest import REPO, build_dir, find_binary
+
+EXECUTORS = {"dietlibc": "core/targets/dietlibc/scn-dietlibc-exec", "klibc": "core/targets/klibc/scn-klibc-exec"}
+
+
+def _entries():
+    rows = []
+    for line in (REPO / "oracles/known_bugs.tsv").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            f = line.split("\t")
+            assert len(f) == 9, f"{f[0]}: {len(f)} columns, 9 expected (the signature column)"
+            rows.append({"id": f[0], "dialect": f[2], "pattern": f[3].split("&"), "targets": f[4].split(","),
+                         "reproducer": f[6], "signature": f[7]})
+    return rows
+
+
+def _replayed(replay, ref, target, entry):
+    """oracle:shape:target of the finding scn-replay signs with the entry."""
+    r = subprocess.run([str(replay), "--target", ref, "--target", target, "-q", entry["reproducer"]],
+                       capture_output=True, text=True, timeout=600)
+    got = []
+    for line in r.stdout.splitlines():
+        if line.startswith("{"):
+            d = json.loads(line)
+            rule = (d.get("rule") or {}).get("id")
+            got.append((rule, f"{d['oracle']}:{d['shape']}:{target}"))
+    return got
+
+
+def _conformed(conform, ref, target, entry, tmp_path):
+    """The same through scn-conform, the reference's output as the expectation:
+    a death is isolated there, an executor's libc is reached there."""
+    r = subprocess.run([str(conform), "--target", ref, "--case", entry["reproducer"]], capture_output=True, text=True,
+                       timeout=600)
+    expected = json.loads(r.stdout.splitlines()[0])["actual"]
+    corpus = tmp_path / f"{entry['id']}.tsv"
+    cols = [expected, "-"] if entry["dialect"] != "kernel" else ["-", expected]
+    corpus.write_text("\t".join(["kb", entry["reproducer"], *cols, "std", entry["id"]]) + "\n")
+    exe = build_dir() / EXECUTORS[target] if target in EXECUTORS else None
+    sel = ["--exec", str(exe)] if exe else ["--target", target]
+    r = subprocess.run([str(conform), *sel, "--fail-only", str(corpus)], capture_output=True, text=True, timeout=600)
+    got = []
+    for line in r.stdout.splitlines():
+        f = json.loads(line).get("finding")
+        if f:
+            got.append(((f.get("rule") or {}).get("id"), f"{f['oracle']}:{f['shape']}:{target}"))
+    return got
+
+
+@pytest.mark.slow
+def test_every_reproducer_still_gets_its_signature(scn_conform, tmp_path):
+    replay = find_binary("scn-replay", "fuzz")
+    listed = subprocess.run([str(scn_conform), "--list-targets"], capture_output=True, text=True).stdout
+    built = {line.split("\t")[0] for line in listed.splitlines()}
+    built |= {t for t, path in EXECUTORS.items() if (build_dir() / path).is_file()}
+    checked, wrong = 0, []
+    for e in _entries():
+        target = e["signature"].rsplit(":", 1)[1]
+        assert target in e["targets"], f"{e['id']}: the signature names {target}, not a target of the entry"
+        if target not in built:
+            continue
+        ref = "ref-kernel" if e["dialect"] == "kernel" else "ref"
+        if "dies" in e["pattern"] or target in EXECUTORS:
+            got = _conformed(scn_conform, ref, target, e, tmp_path)
+        else:
+            got = _replayed(replay, ref, target, e)
+        checked += 1
+        if (e["id"], e["signature"]) not in got:
+            wrong.append(f"{e['id']}: {e['reproducer']} is signed {got}, the entry says {e['signature']}")
+    assert checked >= 60, f"only {checked} entries have their target built"
+    assert not wrong, "\n".join(wrong)
 
 
 def _musl_tree():
@@ -68,6 +143,8 @@ def _build_wrong_n_executor(tmp_path):
 
 
 def test_a_wrong_n_count_is_one_root_cause(tmp_path, scn_conform):
+    """A musl whose %n stores a wrong count, on the corpus's %n cases: one
+    root cause, each failure reduced to a reproducer that still shows it."""
     exe = _build_wrong_n_executor(tmp_path)
     r = subprocess.run([str(scn_conform), "--exec", str(exe), "--fail-only", "--category", "n",
                         str(REPO / "corpus/posn.tsv")], capture_output=True, text=True, timeout=600)
