@@ -10,7 +10,7 @@
  *
  * Base layer: it knows no case and no target; a reducer's "still dies"
  * predicate passes its case through the function's argument.
- * Linux only (prctl PR_SET_PDEATHSIG). Not thread-safe.
+ * Linux only (prctl's parent-death signal). Not thread-safe.
  */
 #ifndef SCN_SUPERVISE_H
 #define SCN_SUPERVISE_H
@@ -26,7 +26,8 @@ extern "C" {
  * can mean "no time stamp" (the call watch of core/case). */
 uint64_t scn_now_ns(void);
 
-/* This process gets signal sig when its parent ends (PR_SET_PDEATHSIG).
+/* This process gets signal sig when its parent ends (prctl's parent-death
+ * signal: the one place it is armed).
  * parent > 0: the pid the caller expects as its parent; -1 when another
  * one already is (that parent ended before the signal was armed). */
 int scn_die_with_parent(int sig, pid_t parent);

@@ -19,9 +19,10 @@ int cert_run_phase(void (*body)(void *), long planned, uint64_t deadline, int fu
     char stopped_case[CASE_TEXT_MAX > 2000 ? 2000 : CASE_TEXT_MAX] = "";
     cert_sh->next = 0;
     for (;;) {
-        pid_t pid = cert_start_child(body, NULL, 0);
+        struct scn_sup_child worker;
+        cert_start_child(&worker, body, NULL, 0);
         struct cert_outcome o;
-        cert_supervise(pid, fuzz ? deadline + (uint64_t)30e9 : deadline, 1.0, &o);
+        cert_supervise(&worker, fuzz ? deadline + (uint64_t)30e9 : deadline, 1.0, &o);
         if (o.ev == EV_DONE) break;
         if (o.ev == EV_RESTART) {
             restarts++;

@@ -35,11 +35,12 @@ static int death_still(struct scn_case *cand, void *vctx)
     struct death_still *k = vctx;
     if (cert_now_ns() >= k->until || cert_stop_requested) return 0; /* out of time: keep what is reduced so far */
     k->probes++;
-    pid_t pid = cert_start_child(probe_body, cand, 1);
+    struct scn_sup_child probe;
+    cert_start_child(&probe, probe_body, cand, 1);
     struct cert_outcome o;
     /* a candidate that still hangs is told in 0.15 of the call limit: the
      * others end in milliseconds */
-    cert_supervise(pid, k->until, k->want->ev == EV_TIMEOUT ? 0.15 : 1.0, &o);
+    cert_supervise(&probe, k->until, k->want->ev == EV_TIMEOUT ? 0.15 : 1.0, &o);
     return o.ev == k->want->ev && o.code == k->want->code && !strcmp(o.kind, k->want->kind);
 }
 

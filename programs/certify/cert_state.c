@@ -1,8 +1,8 @@
-/* scn-certify: the state the supervisor and its workers share, the clock,
+/* scn-certify: the state the supervisor and its workers share, the clock
+ * (the one of core/supervise),
  * the per-case limits, and the coverage of the vendored code. */
 #define _GNU_SOURCE
 #include <stdint.h>
-#include <time.h>
 
 #include "cert_state.h"
 
@@ -15,12 +15,7 @@ double cert_opt_call_limit = 1.0, cert_opt_fault_budget = 30.0;
 const char *cert_opt_allow_as, *cert_opt_categories, *cert_opt_sanlog;
 const char *cert_phase = "start";
 
-uint64_t cert_now_ns(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
+uint64_t cert_now_ns(void) { return scn_now_ns(); }
 
 /* Limits of the calls of one case, proportional to its output length:
  * 1 s (--call-limit) + 1 s per MB per call; 512 MB + 64 bytes per output

@@ -14,6 +14,7 @@
 #include "case.h"
 #include "oracle.h"
 #include "rootcause.h"
+#include "supervise.h"
 #include "target.h"
 
 extern const int scn_cert_kind;
@@ -39,7 +40,7 @@ enum { EXIT_RESTART = 117, EXIT_FORK = 118, EXIT_SAN = 119, EXIT_SETUP = 2 };
 struct cert_shared {
     /* the call in progress: the supervisor's per-call time limit */
     volatile int in_call;
-    volatile uint64_t call_t0;      /* CLOCK_MONOTONIC ns */
+    volatile uint64_t call_t0;      /* scn_now_ns() (cert_now_ns) */
     volatile size_t call_size;
     volatile uint64_t call_limit;   /* ns, set per case */
     volatile uint64_t mem_limit;    /* bytes of resident memory above rss0, set per case */
@@ -80,7 +81,7 @@ extern const char *cert_opt_allow_as, *cert_opt_categories, *cert_opt_sanlog;
 extern const char *cert_phase;
 extern uint32_t cert_cov_total;
 extern int cert_cov_on, cert_cov_new;
-uint64_t cert_now_ns(void);
+uint64_t cert_now_ns(void); /* the one clock (scn_now_ns, core/supervise) */
 void cert_set_limits(size_t out_len);
 
 /* ---- cert_call.c */
@@ -176,8 +177,8 @@ struct cert_outcome {
 extern volatile sig_atomic_t cert_stop_requested;
 void cert_on_term(int sig);
 extern sigset_t cert_chld_mask, cert_orig_mask;
-pid_t cert_start_child(void (*body)(void *), void *arg, int probe);
-void cert_supervise(pid_t pid, uint64_t deadline, double limit_scale, struct cert_outcome *o);
+void cert_start_child(struct scn_sup_child *ch, void (*body)(void *), void *arg, int probe);
+void cert_supervise(struct scn_sup_child *ch, uint64_t deadline, double limit_scale, struct cert_outcome *o);
 
 /* ---- cert_reduce.c, cert_phase.c */
 void cert_death_record(const struct cert_outcome *o, long index, double budget_left);

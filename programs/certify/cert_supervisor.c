@@ -1,5 +1,8 @@
 /* scn-certify: the supervisor: starts a worker or a probe, watches it (time,
- * memory, phase limit) and says how it ended. It never calls the function. */
+ * memory, phase limit) and says how it ended. It never calls the function.
+ * The child process, its deadline and the kill are the one supervisor's
+ * (core/supervise); what is certify's own is the watch (its limits in
+ * shared memory) and what an end means for the certificate. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
@@ -7,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -94,7 +96,26 @@ static const char *sig_name(int s)
     }
 }
 
-pid_t cert_start_child(void (*body)(void *), void *arg, int probe)
+struct child_job {
+    void (*body)(void *);
+    void *arg;
+};
+
+/* The child: a worker or a probe, the function's process. */
+static long child_main(void *vjob)
+{
+    const struct child_job *j = vjob;
+    signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &cert_orig_mask, NULL);
+    cert_sh->worker = getpid();
+    cert_sh->rss0 = rss_of(getpid());
+    setvbuf(stdout, NULL, _IONBF, 0);
+    j->body(j->arg);
+    cert_sh->done = 1;
+    return 0;
+}
+
+void cert_start_child(struct scn_sup_child *ch, void (*body)(void *), void *arg, int probe)
 {
     cert_sh->in_call = 0;
     cert_sh->case_set = 0;
@@ -103,74 +124,81 @@ pid_t cert_start_child(void (*body)(void *), void *arg, int probe)
     cert_sh->probe = probe;
     cert_sh->writing = 0;
     cert_set_limits(0); /* until the first case sets its own */
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
+    /* its own process group, so that what the function forks dies with it;
+     * it dies with the supervisor */
+    static const struct scn_sup_opts group = { 1, 0 };
+    struct child_job job = { body, arg };
+    if (scn_sup_spawn(ch, &group, child_main, &job)) {
         cert_send_error("fork failed");
         exit(EXIT_SETUP);
     }
-    if (pid == 0) {
-        /* its own process group, so that what the function forks dies with it */
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != cert_supervisor_pid) _exit(0);
-        signal(SIGTERM, SIG_DFL);
-        sigprocmask(SIG_SETMASK, &cert_orig_mask, NULL);
-        cert_sh->worker = getpid();
-        cert_sh->rss0 = rss_of(getpid());
-        setvbuf(stdout, NULL, _IONBF, 0);
-        body(arg);
-        cert_sh->done = 1;
-        _exit(0);
-    }
-    setpgid(pid, pid);
-    return pid;
 }
 
-static void classify(pid_t pid, int st, int killed, long mb, double limit_scale, struct cert_outcome *o);
+/* The limits of cert_shared, checked each turn of the wait: the reason to
+ * kill (an EV_) in ev. */
+struct cert_watch {
+    uint64_t deadline, last_mem;
+    double limit_scale;
+    pid_t pid;
+    int ev;
+    size_t size;
+    long mb;
+};
+
+static int past_a_limit(void *ctx, uint64_t now)
+{
+    struct cert_watch *w = ctx;
+    uint64_t limit = (uint64_t)((double)cert_sh->call_limit * w->limit_scale);
+    int ev = -1;
+    if (cert_stop_requested) ev = EV_STOPPED;
+    else if (cert_sh->in_call && now > cert_sh->call_t0 && now - cert_sh->call_t0 > limit) ev = EV_TIMEOUT;
+    else if (w->deadline && now > w->deadline && !cert_sh->writing) ev = EV_DEADLINE;
+    else if (now - w->last_mem > 20000000u) {
+        w->last_mem = now;
+        uint64_t rss = rss_of(w->pid);
+        if (rss > cert_sh->rss0 + cert_sh->mem_limit && !cert_sh->writing) ev = EV_MEMORY;
+    }
+    if (ev < 0) return 0;
+    w->ev = ev;
+    w->size = cert_sh->call_size;
+    if (ev == EV_MEMORY) w->mb = (long)((rss_of(w->pid) - cert_sh->rss0) >> 20);
+    return ev == EV_TIMEOUT ? SCN_SUP_KILL_HANG : 2; /* 2: killed for the reason in ev */
+}
+
+static void until_sigchld(void *ctx, unsigned ms)
+{
+    (void)ctx;
+    struct timespec ts = { 0, (long)ms * 1000000 }; /* woken at once by SIGCHLD */
+    sigtimedwait(&cert_chld_mask, NULL, &ts);
+}
+
+static void classify(const struct scn_sup_end *e, pid_t pid, int killed, long mb, double limit_scale,
+                     struct cert_outcome *o);
 
 /* Watches a worker or probe until it ends; *o says how. */
-void cert_supervise(pid_t pid, uint64_t deadline, double limit_scale, struct cert_outcome *o)
+void cert_supervise(struct scn_sup_child *ch, uint64_t deadline, double limit_scale, struct cert_outcome *o)
 {
-    int st = 0, killed = -1;
-    long mb = 0;
-    uint64_t last_mem = 0;
     memset(o, 0, sizeof *o);
-    for (;;) {
-        pid_t w = waitpid(pid, &st, WNOHANG);
-        if (w == pid) break;
-        uint64_t now = cert_now_ns();
-        uint64_t limit = (uint64_t)((double)cert_sh->call_limit * limit_scale);
-        if (cert_stop_requested) killed = EV_STOPPED;
-        else if (cert_sh->in_call && now > cert_sh->call_t0 && now - cert_sh->call_t0 > limit) killed = EV_TIMEOUT;
-        else if (deadline && now > deadline && !cert_sh->writing) killed = EV_DEADLINE;
-        else if (now - last_mem > 20000000u) {
-            last_mem = now;
-            uint64_t rss = rss_of(pid);
-            if (rss > cert_sh->rss0 + cert_sh->mem_limit && !cert_sh->writing) killed = EV_MEMORY;
-        }
-        if (killed >= 0) {
-            o->size = cert_sh->call_size;
-            if (killed == EV_MEMORY) mb = (long)((rss_of(pid) - cert_sh->rss0) >> 20);
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            waitpid(pid, &st, 0);
-            break;
-        }
-        struct timespec ts = { 0, 5000000 }; /* woken at once by SIGCHLD */
-        sigtimedwait(&cert_chld_mask, NULL, &ts);
-    }
-    kill(-pid, SIGKILL); /* what the function left in the worker's group */
+    struct cert_watch cw = { deadline, 0, limit_scale, ch->pid, -1, 0, 0 };
+    struct scn_sup_watch w = { 0, past_a_limit, until_sigchld, &cw, 5 };
+    struct scn_sup_end e;
+    pid_t pid = ch->pid;
+    scn_sup_wait(ch, &w, &e); /* and what the function left in the worker's group is killed */
+    if (cw.ev >= 0) o->size = cw.size;
     kill_strays();
-    classify(pid, st, killed, mb, limit_scale, o);
+    classify(&e, pid, cw.ev, cw.mb, limit_scale, o);
     size_t l = strlen(o->detail);
     if (o->oracle[0] && cert_sh->tainted[0] && o->ev != EV_FORK)
         snprintf(o->detail + l, sizeof o->detail - l,
                  "; this process had caught an overrun earlier (on %.200s): what that left may be the cause", cert_sh->tainted);
 }
 
-static void classify(pid_t pid, int st, int killed, long mb, double limit_scale, struct cert_outcome *o)
+/* What the end of a worker or probe (e; killed: the EV_ it was killed for,
+ * or -1) means for the certificate, with what the worker said in cert_shared. */
+static void classify(const struct scn_sup_end *e, pid_t pid, int killed, long mb, double limit_scale,
+                     struct cert_outcome *o)
 {
+    int exited = e->kind == SCN_SUP_OK || e->kind == SCN_SUP_EXIT;
     o->klass = "crash";
     if (!o->size) o->size = cert_sh->call_size;
     char log[600];
@@ -214,17 +242,17 @@ static void classify(pid_t pid, int st, int killed, long mb, double limit_scale,
                                     : "the function created a child process and never waited for it");
         return;
     }
-    if (WIFEXITED(st) && cert_sh->done && !cert_sh->in_call) {
+    if (exited && cert_sh->done && !cert_sh->in_call) {
         o->ev = EV_DONE;
         return;
     }
-    if (WIFEXITED(st) && WEXITSTATUS(st) == EXIT_RESTART && cert_sh->restart && !cert_sh->in_call) {
+    if (exited && e->code == EXIT_RESTART && cert_sh->restart && !cert_sh->in_call) {
         o->ev = EV_RESTART;
         return;
     }
-    if (WIFEXITED(st)) {
+    if (exited) {
         o->ev = EV_EXIT;
-        o->code = WEXITSTATUS(st);
+        o->code = e->code;
         snprintf(o->oracle, sizeof o->oracle, "crash");
         snprintf(o->kind, sizeof o->kind, "exit %d", o->code);
         if (cert_sh->in_call)
@@ -236,7 +264,7 @@ static void classify(pid_t pid, int st, int killed, long mb, double limit_scale,
         return;
     }
     o->ev = EV_SIGNAL;
-    o->code = WTERMSIG(st);
+    o->code = e->code;
     if (o->code == SIGSEGV || o->code == SIGBUS) o->klass = "memory-safety"; /* a fault the oracles did not catch */
     snprintf(o->oracle, sizeof o->oracle, "crash");
     snprintf(o->kind, sizeof o->kind, "signal %d", o->code);

@@ -131,7 +131,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     cert_supervisor_pid = getpid();
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    prctl(PR_SET_PDEATHSIG, SIGTERM); /* the runner gone: clean up and end */
+    scn_die_with_parent(SIGTERM, 0); /* the runner gone: clean up and end */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = cert_on_term;

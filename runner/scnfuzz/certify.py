@@ -113,14 +113,16 @@ def _compile(cmd, cwd):
 
 
 def project_objects():
-    """The project's libraries (reference, case model, oracles, differential)
-    compiled once with ASan+UBSan into build/certify/lib-<hash>/."""
+    """The project's libraries (reference, case model, supervisor, oracles,
+    differential) compiled once with ASan+UBSan into build/certify/lib-<hash>/."""
     srcs = sorted((ROOT / "impl/src").glob("*.c")) + [
         ROOT / "core/case/case.c", ROOT / "core/case/case_decode.c", ROOT / "core/case/corpus.c",
-        ROOT / "core/targets/ref.c"] + sorted((ROOT / "programs/certify").glob("*.c")) + \
+        ROOT / "core/targets/ref.c", ROOT / "core/supervise/supervise.c"] + \
+        sorted((ROOT / "programs/certify").glob("*.c")) + \
         [p for p in [ROOT / "core/targets/canonical.c"] if p.is_file()] + \
         sorted((ROOT / "oracles").glob("*.c"))
     hdrs = list((ROOT / "impl").rglob("*.h")) + list((ROOT / "core/case").glob("*.h")) + \
+        list((ROOT / "core/supervise").glob("*.h")) + \
         list((ROOT / "oracles").glob("*.h")) + [ROOT / "core/targets/target.h"] + \
         list((ROOT / "programs/certify").glob("*.h")) + \
         list((ROOT / "oracles").glob("*.tsv"))
@@ -138,8 +140,8 @@ def project_objects():
         (d / f"scn_{table}_data.h").write_text(
             f"/* generated from oracles/{table}.tsv by scnfuzz certify */\n"
             f"static const unsigned char scn_{table}_tsv[] = {{{arr},0}};\n")
-    inc = [f"-I{ROOT / 'impl/include'}", f"-I{ROOT / 'core/case'}", f"-I{ROOT / 'core/targets'}",
-           f"-I{ROOT / 'oracles'}", f"-I{d}"]
+    inc = [f"-I{ROOT / 'impl/include'}", f"-I{ROOT / 'core/case'}", f"-I{ROOT / 'core/supervise'}",
+           f"-I{ROOT / 'core/targets'}", f"-I{ROOT / 'oracles'}", f"-I{d}"]
     objs, procs = [], []
     for s in srcs:
         o = d / (s.parent.name + "_" + s.stem + ".o")

@@ -172,7 +172,7 @@ static void test_options(void)
     *shared_pid = 0;
     scn_sup_run(NULL, spawns_then_exits, NULL, LONG_NS, &e);
     CHECK(e.kind == SCN_SUP_EXIT && e.code == 0 && *shared_pid > 0, "the middle child: kind %d", e.kind);
-    if (*shared_pid > 0) CHECK(ends_soon(*shared_pid), "the grandchild died with its parent (PR_SET_PDEATHSIG)");
+    if (*shared_pid > 0) CHECK(ends_soon(*shared_pid), "the grandchild died with its parent (the parent-death signal)");
 
     CHECK(scn_die_with_parent(0, getppid()) == 0, "the expected parent");
     CHECK(scn_die_with_parent(0, getppid() + 100000) == -1, "another parent than expected");
