@@ -24,7 +24,8 @@ import pytest
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "runner"))
-from scnfuzz import mutate, mutate_build, mutator  # noqa: E402
+from scnfuzz import mutate, mutate_build, mutate_patch, mutator  # noqa: E402
+from scnfuzz.errors import UsageError  # noqa: E402
 
 SCNFUZZ = [sys.executable, str(REPO / "scnfuzz")]
 SMALL = b"""int f(int a)
@@ -144,12 +145,12 @@ def test_a_diff_that_does_not_apply_names_the_file_and_hunk(tmp_path):
     (root / "src" / "a.c").write_text("int a(void)\n{\n    return 1;\n}\n")
     diff = tmp_path / "bad.diff"
     diff.write_text("--- a/src/a.c\n+++ b/src/a.c\n@@ -1,4 +1,4 @@\n int a(void)\n {\n-    return 2;\n+    return 3;\n }\n")
-    with pytest.raises(mutate.UsageError) as e:
-        mutate.patch_files(root, diff)
+    with pytest.raises(UsageError) as e:
+        mutate_patch.patch_files(root, diff)
     assert "src/a.c" in str(e.value) and "hunk #1 FAILED" in str(e.value)
     good = tmp_path / "good.diff"
     good.write_text("--- a/src/a.c\n+++ b/src/a.c\n@@ -1,4 +1,4 @@\n int a(void)\n {\n-    return 1;\n+    return 3;\n }\n")
-    assert mutate.patch_files(root, good) == ["src/a.c"]
+    assert mutate_patch.patch_files(root, good) == ["src/a.c"]
     assert "return 1;" in (root / "src" / "a.c").read_text()  # a dry run
 
 
