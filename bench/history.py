@@ -15,9 +15,9 @@ table, then each bug's runs and signatures) and bench/results/history.json
 
     /usr/bin/python3 bench/history.py [--runs 5] [--time 60] [--bugs a,b] [--results DIR]
 
-A run whose mutation build is busy (another `scnfuzz mutate` of the same
-target holds it) is retried after a pause, not counted. A diff that does
-not apply (exit 2) is one row saying so. A bug found in fewer than 4 of the
+A run that cannot start (the mutation build is busy, or does not build)
+is tried again after a pause, not counted. A diff that does not apply is
+one row saying so. A bug found in fewer than 4 of the
 runs needs its reason: the .diff's `note:` header line, shown in the table.
 """
 import argparse
@@ -38,9 +38,9 @@ RESULTS = REPO / "bench" / "results"
 SCNFUZZ = REPO / "scnfuzz"
 FIELDS = ("id", "target", "file", "version", "fix", "subject", "author", "date", "link", "bug",
           "standard", "case", "expected")
-BUSY = re.compile(r"another `scnfuzz mutate")
-BUSY_WAIT_S = 30
-BUSY_TRIES = 120
+NOT_APPLIED = re.compile(r"--patch .* does not apply at ")
+RETRY_WAIT_S = 60
+RETRIES = 60
 
 
 def header(path):
@@ -127,25 +127,30 @@ def finding_case(out_dir):
 
 def run_once(diff, target, seconds, out_dir):
     """One `scnfuzz mutate --patch` run: its JSON result, or a record of why
-    there is none (does not apply, error)."""
+    there is none. A busy mutation build, or one that does not build (the
+    tree it copies is git's index, which other work may leave half-staged for
+    a while), is waited for and tried again; a diff that does not apply is
+    final."""
     cmd = [sys.executable, str(SCNFUZZ), "mutate", "--target", target, "--patch", str(diff), "--json",
            "--time", f"{seconds:g}", "--out", str(out_dir)]
-    for _ in range(BUSY_TRIES):
+    detail = ""
+    for _ in range(RETRIES):
         t0 = time.monotonic()
         r = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                            timeout=max(3600, 20 * seconds))
-        if r.returncode == 2 and BUSY.search(r.stderr):
-            time.sleep(BUSY_WAIT_S)
-            continue
+        detail = (r.stderr.strip().splitlines() or [""])[-1][:300]
+        if r.returncode == 2 and NOT_APPLIED.search(r.stderr):
+            return {"error": "does not apply", "detail": detail, "wall_s": round(time.monotonic() - t0, 1)}
         res = last_json(r.stdout) if r.returncode == 0 else None
         if res is None:
-            why = "does not apply" if r.returncode == 2 else f"exit {r.returncode}"
-            return {"error": why, "detail": (r.stderr.strip().splitlines() or [""])[-1][:300],
-                    "wall_s": round(time.monotonic() - t0, 1)}
+            print(f"  {diff.stem}: {detail or f'exit {r.returncode}'}; trying again in {RETRY_WAIT_S} s",
+                  file=sys.stderr, flush=True)
+            time.sleep(RETRY_WAIT_S)
+            continue
         res["wall_s"] = round(time.monotonic() - t0, 1)
         res.update(finding_case(out_dir))
         return res
-    return {"error": "mutation build busy", "detail": f"retried {BUSY_TRIES} times", "wall_s": 0}
+    return {"error": "set-up error", "detail": detail, "wall_s": 0}
 
 
 def summarise(runs):

@@ -153,3 +153,9 @@ def test_markdown_gives_the_reason_of_a_miss():
     assert "| `x` | musl | 111111111111 | 0/1 | - | - | - |" in md
     assert "not found in 4 of the runs: an allowance explains it" in md
     assert "0 of 1 bugs found in at least 4 of 1 runs" in md
+
+
+def test_a_diff_that_does_not_apply_is_told_from_a_setup_error():
+    assert history.NOT_APPLIED.search("scnfuzz: --patch /x/a.diff does not apply at /b/musl-1.2.3 (patch -p1): "
+                                      "hunk 1 FAILED")
+    assert not history.NOT_APPLIED.search("scnfuzz: the mutation build of musl failed (log: build.log)")
