@@ -579,22 +579,48 @@ static int digits_faithful(const unsigned char *out, size_t len, long double v, 
     return x.n >= 15 && dec_within_half(&x, exact, x.e - (long)(sig > 15 ? sig : 15));
 }
 
-/* digitsonly: the two outputs of a floating conversion of a finite value
- * have the same length and differ only in digits before the exponent (the
- * sign, the padding, the point and the exponent are the same), and each
- * writes the value faithfully (digits_faithful). */
-static int digits_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, const struct scn_arg *val)
+/* The same layout but for digits: the same length, differing only in
+ * digits before the exponent (sign, padding, point and exponent the same). */
+static int same_but_digits(const unsigned char *oa, const unsigned char *ob, size_t len)
 {
-    if (la != lb || !val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE)) return 0;
-    int ld = val->type == SCN_ARG_LDOUBLE;
-    long double v = ld ? val->v.ld : (long double)val->v.d;
-    if (isnan(v) || isinf(v)) return 0;
     int in_exponent = 0;
-    for (size_t i = 0; i < la; i++) {
+    for (size_t i = 0; i < len; i++) {
         in_exponent |= (oa[i] | 32) == 'e';
         if (oa[i] == ob[i]) continue;
         if (in_exponent || oa[i] < '0' || oa[i] > '9' || ob[i] < '0' || ob[i] > '9') return 0;
     }
+    return 1;
+}
+
+/* %g without '#' removes trailing zeros, so digits that end in zeros are
+ * shorter: outputs of two lengths, neither padded, with the same sign and
+ * the same exponent ("0.1" and "0.10000000000000001"; "5E-324" and
+ * "4.94066E-324"). */
+static int g_stripped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, long w)
+{
+    if ((w > 0 && ((size_t)w >= la || (size_t)w >= lb)) || !la || !lb) return 0;
+    if ((oa[0] == '-' || oa[0] == '+' || oa[0] == ' ' || ob[0] == '-' || ob[0] == '+' || ob[0] == ' ') &&
+        oa[0] != ob[0])
+        return 0;
+    const unsigned char *ea = memchr(oa, 'e', la), *eb = memchr(ob, 'e', lb);
+    if (!ea) ea = memchr(oa, 'E', la);
+    if (!eb) eb = memchr(ob, 'E', lb);
+    if (!ea != !eb) return 0;
+    return !ea || ((size_t)(oa + la - ea) == (size_t)(ob + lb - eb) && !memcmp(ea, eb, (size_t)(oa + la - ea)));
+}
+
+/* digitsonly: the two outputs of a floating conversion of a finite value
+ * differ only in digits (same_but_digits; for %g without '#', g_stripped),
+ * and each writes the value faithfully (digits_faithful). */
+static int digits_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, const struct scn_arg *val,
+                       char conv, unsigned flags, long w)
+{
+    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE)) return 0;
+    int ld = val->type == SCN_ARG_LDOUBLE;
+    long double v = ld ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    int g = (conv | 32) == 'g' && !(flags & SCN_FL_HASH);
+    if (la == lb ? !same_but_digits(oa, ob, la) : !(g && g_stripped(oa, la, ob, lb, w))) return 0;
     static char buf[DEC_MAX + 64];
     static struct dec exact;
     if (call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, v) <= 0 ||
@@ -630,23 +656,28 @@ static int frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned
     return lb == la - (e - z) && !memcmp(ob, oa, z) && !memcmp(ob + z, oa + e, la - e);
 }
 
-/* signdropped: one output is the other without its leading '-' (the
- * padding spaces aside): a negative value written as a positive one. */
+/* The sign an output writes (0: none) and its magnitude: [a, b) without
+ * the padding spaces, the sign and the zeros padding before the digits. */
+static char sign_of(const unsigned char *o, size_t l, size_t *a, size_t *b)
+{
+    *a = 0;
+    *b = l;
+    while (*a < *b && o[*a] == ' ') ++*a;
+    while (*b > *a && o[*b - 1] == ' ') --*b;
+    char sign = *a < *b && (o[*a] == '-' || o[*a] == '+') ? (char)o[(*a)++] : 0;
+    while (*b - *a > 1 && o[*a] == '0' && o[*a + 1] >= '0' && o[*a + 1] <= '9') ++*a;
+    return sign;
+}
+
+/* signdropped: one output writes the other's negative value without its
+ * '-' (nothing, '+' or ' ' in its place, or a padding zero): the same
+ * magnitude, the padding aside. */
 static int sign_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
 {
-    while (la && *oa == ' ') oa++, la--;
-    while (la && oa[la - 1] == ' ') la--;
-    while (lb && *ob == ' ') ob++, lb--;
-    while (lb && ob[lb - 1] == ' ') lb--;
-    if (la < lb) {
-        const unsigned char *t = oa;
-        oa = ob;
-        ob = t;
-        size_t tl = la;
-        la = lb;
-        lb = tl;
-    }
-    return la == lb + 1 && oa[0] == '-' && lb && !memcmp(oa + 1, ob, lb);
+    size_t a0, a1, b0, b1;
+    char sa = sign_of(oa, la, &a0, &a1), sb = sign_of(ob, lb, &b0, &b1);
+    if ((sa == '-') == (sb == '-')) return 0;
+    return a1 - a0 == b1 - b0 && a1 > a0 && !memcmp(oa + a0, ob + b0, a1 - a0);
 }
 
 /* whether the pattern has the term t */
@@ -782,8 +813,10 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
                      hex_ok(k->ob, k->lb, v, prec, w, fl);
             }
         } else if (IS("digitsonly")) {
+            unsigned fl = 0;
+            long w = s && !s->invalid ? field_width(c, s, &fl) : 0;
             ok = s && !s->invalid && k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob &&
-                 digits_only(k->oa, k->la, k->ob, k->lb, val);
+                 digits_only(k->oa, k->la, k->ob, k->lb, val, s->conv, fl, w);
         } else if (IS("prec<0")) {
             ok = s && s->prec == SCN_SPEC_STAR && s->parg >= 0 && (int)c->args[s->parg].v.i < 0;
         } else if (IS("signdropped")) {
