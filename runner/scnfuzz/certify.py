@@ -120,7 +120,7 @@ def project_objects():
         ROOT / "core/targets/ref.c", ROOT / "core/supervise/supervise.c"] + \
         sorted((ROOT / "programs/certify").glob("*.c")) + \
         [p for p in [ROOT / "core/targets/canonical.c"] if p.is_file()] + \
-        sorted((ROOT / "oracles").glob("*.c"))
+        [p for p in sorted((ROOT / "oracles").glob("*.c")) if p.name != "exec_check.c"]  # (no executor here)
     hdrs = list((ROOT / "impl").rglob("*.h")) + list((ROOT / "core/case").glob("*.h")) + \
         list((ROOT / "core/supervise").glob("*.h")) + \
         list((ROOT / "oracles").glob("*.h")) + [ROOT / "core/targets/target.h"] + \
