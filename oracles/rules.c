@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "target.h"
+#include "scn/ref_printf.h"
 
 #include "scn_allowances_data.h" /* generated: scn_allowances_tsv[] */
 #include "scn_known_bugs_data.h" /* generated: scn_known_bugs_tsv[] */
@@ -544,13 +544,13 @@ static int dec_within_half(const struct dec *x, const struct dec *y, long p)
     return 1;
 }
 
+/* the reference engine itself, not the target registry: certification
+ * links the oracles without the registry's targets */
 static int call_ref(char *buf, size_t cap, const char *fmt, ...)
 {
-    const struct scn_target *ref = scn_target_find("ref");
-    if (!ref || !ref->vsnprintf) return -1;
     va_list ap;
     va_start(ap, fmt);
-    int r = ref->vsnprintf(buf, cap, fmt, ap);
+    int r = ref_vsnprintf(buf, cap, fmt, ap);
     va_end(ap);
     return r;
 }
@@ -579,39 +579,42 @@ static int digits_faithful(const unsigned char *out, size_t len, long double v, 
     return x.n >= 15 && dec_within_half(&x, exact, x.e - (long)(sig > 15 ? sig : 15));
 }
 
-/* The same layout but for digits: the same length, differing only in
- * digits before the exponent (sign, padding, point and exponent the same). */
+/* The same characters but for digits (the sign, padding spaces, the point
+ * and the exponent letter in the same places). */
 static int same_but_digits(const unsigned char *oa, const unsigned char *ob, size_t len)
 {
-    int in_exponent = 0;
-    for (size_t i = 0; i < len; i++) {
-        in_exponent |= (oa[i] | 32) == 'e';
-        if (oa[i] == ob[i]) continue;
-        if (in_exponent || oa[i] < '0' || oa[i] > '9' || ob[i] < '0' || ob[i] > '9') return 0;
-    }
+    for (size_t i = 0; i < len; i++)
+        if (oa[i] != ob[i] && (oa[i] < '0' || oa[i] > '9' || ob[i] < '0' || ob[i] > '9')) return 0;
     return 1;
 }
 
-/* %g without '#' removes trailing zeros, so digits that end in zeros are
- * shorter: outputs of two lengths, neither padded, with the same sign and
- * the same exponent ("0.1" and "0.10000000000000001"; "5E-324" and
- * "4.94066E-324"). */
-static int g_stripped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, long w)
+/* Outputs of two lengths whose digits differ in number: %g without '#'
+ * removes trailing zeros ("0.1" and "0.10000000000000001"; "5E-324" and
+ * "4.94066E-324"), and a shortest form can carry into one more integer digit
+ * ("%f" of 1e23: "100000000000000000000000.000000" and
+ * "99999999999999991611392.000000", as many digits after the point). Each
+ * is laid out in its field (spaces, no zeros), with the same sign. */
+static int other_length(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, long w,
+                        unsigned flags, int g)
 {
-    if ((w > 0 && ((size_t)w >= la || (size_t)w >= lb)) || !la || !lb) return 0;
-    if ((oa[0] == '-' || oa[0] == '+' || oa[0] == ' ' || ob[0] == '-' || ob[0] == '+' || ob[0] == ' ') &&
-        oa[0] != ob[0])
-        return 0;
+    size_t a0, a1, b0, b1;
+    if ((flags & SCN_FL_ZERO) || !unpad(oa, la, w, flags, &a0, &a1) || !unpad(ob, lb, w, flags, &b0, &b1)) return 0;
+    oa += a0, la = a1 - a0, ob += b0, lb = b1 - b0;
+    if ((strchr("+- ", oa[0]) || strchr("+- ", ob[0])) && oa[0] != ob[0]) return 0;
     const unsigned char *ea = memchr(oa, 'e', la), *eb = memchr(ob, 'e', lb);
     if (!ea) ea = memchr(oa, 'E', la);
     if (!eb) eb = memchr(ob, 'E', lb);
-    if (!ea != !eb) return 0;
-    return !ea || ((size_t)(oa + la - ea) == (size_t)(ob + lb - eb) && !memcmp(ea, eb, (size_t)(oa + la - ea)));
+    if (!ea != !eb || (ea && (ea[1] != eb[1] || (*ea != *eb)))) return 0;
+    if (g) return 1;
+    const unsigned char *pa = memchr(oa, '.', la), *pb = memchr(ob, '.', lb); /* the fraction: as long */
+    size_t fa = pa ? (size_t)((ea ? ea : oa + la) - pa) : 0, fb = pb ? (size_t)((eb ? eb : ob + lb) - pb) : 0;
+    return fa == fb;
 }
 
 /* digitsonly: the two outputs of a floating conversion of a finite value
- * differ only in digits (same_but_digits; for %g without '#', g_stripped),
- * and each writes the value faithfully (digits_faithful). */
+ * differ only in digits (same_but_digits, or other_length: how many digits
+ * %g keeps or a carry writes), and each writes the value faithfully
+ * (digits_faithful: so no digit, of the exponent either, can be wrong). */
 static int digits_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, const struct scn_arg *val,
                        char conv, unsigned flags, long w)
 {
@@ -620,7 +623,7 @@ static int digits_only(const unsigned char *oa, size_t la, const unsigned char *
     long double v = ld ? val->v.ld : (long double)val->v.d;
     if (isnan(v) || isinf(v)) return 0;
     int g = (conv | 32) == 'g' && !(flags & SCN_FL_HASH);
-    if (la == lb ? !same_but_digits(oa, ob, la) : !(g && g_stripped(oa, la, ob, lb, w))) return 0;
+    if (la == lb ? !same_but_digits(oa, ob, la) : !other_length(oa, la, ob, lb, w, flags, g)) return 0;
     static char buf[DEC_MAX + 64];
     static struct dec exact;
     if (call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, v) <= 0 ||
