@@ -405,8 +405,13 @@ static int unpad(const unsigned char *out, size_t len, long w, unsigned flags, s
         while (*b > 0 && out[*b - 1] == ' ') --*b;
     else
         while (*a < len && out[*a] == ' ') ++*a;
+    /* the space flag's space before a value that has no '-' is its sign,
+     * not padding (C17 7.21.6.1p6) */
+    int space_sign = (flags & SCN_FL_SPACE) && !(flags & SCN_FL_PLUS) && *a < *b && out[*a] != '-' &&
+                     (*a > 0 || out[*a] == ' ');
+    if (space_sign && *a > 0 && !(flags & SCN_FL_MINUS)) --*a;
     size_t core = *b - *a, want = w > 0 && (size_t)w > core ? (size_t)w : core;
-    return core > 0 && len == want && out[*a] != ' ' && out[*b - 1] != ' ';
+    return core > 0 && len == want && (out[*a] != ' ' || space_sign) && out[*b - 1] != ' ';
 }
 
 /* nanform: out is a NaN as C17 7.21.6.1p8 (f, F) spells it, with the sign:
@@ -623,7 +628,7 @@ static int digits_only(const unsigned char *oa, size_t la, const unsigned char *
     long double v = ld ? val->v.ld : (long double)val->v.d;
     if (isnan(v) || isinf(v)) return 0;
     int g = (conv | 32) == 'g' && !(flags & SCN_FL_HASH);
-    if (la == lb ? !same_but_digits(oa, ob, la) : !other_length(oa, la, ob, lb, w, flags, g)) return 0;
+    if (!(la == lb && same_but_digits(oa, ob, la)) && !other_length(oa, la, ob, lb, w, flags, g)) return 0;
     static char buf[DEC_MAX + 64];
     static struct dec exact;
     if (call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, v) <= 0 ||
