@@ -85,7 +85,9 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
  * "expect.n") of target t on c: reduced against the dialect's reference (a
  * target that meets every expectation of the corpus), while t still differs
  * from it the same way: its bytes with the same verdict and rule, or, when
- * only its %n values differ, while its bytes agree and its %n values do not.
+ * only its %n values differ, while its bytes agree and its %n values do not
+ * (then the signature names the shape of the %n whose count is wrong, "%n",
+ * "%hhn": the text around it only gave it a count).
  * A rule that explains it (its terms see the oracle: oracle=) gives the
  * classification, else "conformance". When t is the reference or agrees
  * with it entirely (the reference fails the expectation too), nothing says
