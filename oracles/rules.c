@@ -803,7 +803,7 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
         else if (l > 5 && !memcmp(p, "size=", 5)) ok = k->sized && k->size == (size_t)atol(p + 5);
         else if (l > 7 && !memcmp(p, "argpos>", 7)) ok = max_position(c, dialect) > atoi(p + 7);
         else if (l > 6 && !memcmp(p, "width>", 6)) {
-            unsigned fl;
+            unsigned fl = 0;
             ok = s && !s->invalid && field_width(c, s, &fl) > atol(p + 6);
         } else if (l > 5 && !memcmp(p, "prec>", 5)) {
             long prec;
@@ -815,7 +815,7 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
             if (s && val && !arg_prec(c, s, &prec) && k->ret_a >= 0 && k->ret_b >= 0) {
                 long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld
                               : val->type == SCN_ARG_DOUBLE ? (long double)val->v.d : NAN;
-                unsigned fl;
+                unsigned fl = 0;
                 long w = field_width(c, s, &fl);
                 ok = !isnan(v) && !isinf(v) && hex_ok(k->oa, k->la, v, prec, w, fl) &&
                      hex_ok(k->ob, k->lb, v, prec, w, fl);
@@ -832,7 +832,7 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
         } else if (IS("fraczeros")) {
             ok = k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob && frac_zeros_dropped(k->oa, k->la, k->ob, k->lb);
         } else if (IS("nanform") || IS("pspelling")) {
-            unsigned fl;
+            unsigned fl = 0;
             long w = s && !s->invalid ? field_width(c, s, &fl) : 0;
             int nan = IS("nanform");
             int neg = val && (val->type == SCN_ARG_LDOUBLE ? signbit(val->v.ld) : signbit(val->v.d));
