@@ -27,6 +27,7 @@ static long sleeps(void *arg)
 {
     (void)arg;
     for (;;) pause();
+    return 0; /* not reached: gcc's -Wreturn-type does not know that */
 }
 static long raises(void *arg)
 {
@@ -95,6 +96,7 @@ static long says_armed_and_sleeps(void *arg)
     (void)arg;
     *shared_armed = 1;
     for (;;) pause();
+    return 0; /* not reached */
 }
 
 static long forks_a_sleeper(void *arg)
