@@ -12,6 +12,7 @@ trivial compiler equivalence (tce.py) on its survivors, campaigns); --patch is
 mutate_patch.py. The report (mutate_report.py): report.json, report.md,
 annotated.html and kills.jsonl in reports/<UTC stamp>-mutate/.
 """
+import dataclasses
 import fcntl
 import json
 import os
@@ -38,12 +39,14 @@ SCHEMA_PROLOGUE = (
     # loads it once per function instead of again after every call, which in the
     # conversions' loops made the original run many times slower than without the schema
     b"extern const int scn_mutant;\nextern int scn_mutant_reach(int);\nextern unsigned char scn_mutant_seen[];\n"
-    b"#define SCN_MUTANT_IS(n) __builtin_expect(scn_mutant == (n) || "
-    b"(scn_mutant < 0 && !scn_mutant_seen[n] && scn_mutant_reach(n)), 0)\n"
+    b"#define SCN_MUTANT_HERE(lo, hi) (scn_mutant < 0 || (scn_mutant >= (lo) && scn_mutant <= (hi)))\n"
+    b"#define SCN_MUTANT_IS(n) __builtin_expect(scn_mutant_here && (scn_mutant == (n) || "
+    b"(scn_mutant < 0 && !scn_mutant_seen[n] && scn_mutant_reach(n))), 0)\n"
     # a mutant may warn where the original does not (a constant out of a type's range,
     # a comparison always false): the build's -Werror must not stop the schema
     b"#pragma GCC diagnostic ignored \"-Wall\"\n#pragma GCC diagnostic ignored \"-Wextra\"\n"
-    b"#ifdef __clang__\n#pragma clang diagnostic ignored \"-Weverything\"\n#endif\n")
+    b"#ifdef __clang__\n#pragma clang diagnostic ignored \"-Weverything\"\n#endif\n"
+    b"static const int scn_mutant_here = 1; /* where schema_source gave a function no first statement */\n")
 _DECLARATION = b"extern int scn_mutant;\n"  # mutator.schema's own, replaced by the const one above
 
 
@@ -124,7 +127,8 @@ class Session:
         --patch starts from the seeds, so that its time to a finding does not depend on earlier runs."""
         paths = [(f, self.build.tool(f), env) for f, env in self.subject.fuzzers]
         return mutate_run.FuzzStage(paths, self.build.tool("scn-replay"), original, self.work, self.stopper,
-                                    shared=self.build.base / "corpus" if shared else None)
+                                    shared=self.build.base / "corpus" if shared else None,
+                                    targets=self.subject.conform)
 
 
 _HELD = []
@@ -193,9 +197,33 @@ def _unreachable_reason(m, rows):
     return None
 
 
-def schema_source(mutator, original, live):
-    """The schema of the live mutants, its guards able to note what they reach."""
-    body = mutator.schema(original, live)
+def schema_source(mutator, original, live, bodies=None):
+    """The schema of the live mutants, its guards able to note what they
+    reach. bodies ({function: offset just inside its body's `{`}, see
+    function_bodies) gives each function with mutants a first statement that
+    says whether one of its own mutants (or reach noting) is on: its guards
+    test that one local first, so that the original's code, and every
+    function but the mutant's own, pays one predictable test per guarded
+    expression instead of a comparison per mutant."""
+    ranges = {}
+    for m in live:
+        lo, hi = ranges.get(m.function, (m.id, m.id))
+        ranges[m.function] = (min(lo, m.id), max(hi, m.id))
+    inserts = sorted((bodies[fn], f" const int scn_mutant_here = SCN_MUTANT_HERE({lo}, {hi});".encode())
+                     for fn, (lo, hi) in ranges.items() if bodies and fn in bodies)
+    source, shifted = original, live
+    if inserts:
+        parts, pos = [], 0
+        for at, text in inserts:
+            parts += [original[pos:at], text]
+            pos = at
+        source = b"".join(parts) + original[pos:]
+
+        def shift(off):
+            return off + sum(len(text) for at, text in inserts if at <= off)
+        shifted = [dataclasses.replace(m, start=shift(m.start), end=shift(m.end), host_start=shift(m.host_start),
+                                       host_end=shift(m.host_end)) for m in live]
+    body = mutator.schema(source, shifted)
     if not body.startswith(_DECLARATION):
         raise SetupError("the mutant schema does not start with mutator.schema's declaration of scn_mutant "
                          "(its form changed?)")
@@ -213,6 +241,30 @@ def schema_source(mutator, original, live):
     return SCHEMA_PROLOGUE + out
 
 
+def function_bodies(path, flags):
+    """{function: the offset just after its body's `{`} of the file's function
+    definitions, by libclang (as the mutator parses it)."""
+    from . import mutator
+    try:
+        import clang.cindex as ci
+    except ImportError as e:
+        raise SetupError(f"libclang's Python bindings are missing ({e}): apt-get install python3-clang-14") from None
+    if not ci.Config.loaded and os.path.exists(mutator.LIBCLANG):
+        ci.Config.set_library_file(mutator.LIBCLANG)
+    tu = ci.Index.create().parse(str(path), args=list(flags))
+    out = {}
+    real = os.path.realpath(path)
+    for c in tu.cursor.get_children():
+        if c.kind != ci.CursorKind.FUNCTION_DECL or not c.is_definition() or not c.location.file:
+            continue
+        if os.path.realpath(c.location.file.name) != real:
+            continue
+        for k in c.get_children():
+            if k.kind == ci.CursorKind.COMPOUND_STMT:
+                out[c.spelling] = k.extent.start.offset + 1
+    return out
+
+
 def run_mutants(args):
     with Session(args) as s:
         b = s.build
@@ -223,11 +275,11 @@ def run_mutants(args):
         rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
         original = b.original(path)
         build_s = time.monotonic() - t
-        mutants = _generate(b, path, rel, original, args.function)
+        mutants, bodies = _generate(b, path, rel, original, args.function)
         s.check_stop()  # (no run directory yet: nothing to report)
         run = Run.create("mutate", args.out)
         from .mutate_pipeline import Pipeline, _dur
-        pipe = Pipeline(s, path, rel, original, mutants)
+        pipe = Pipeline(s, path, rel, original, mutants, bodies)
         pipe.phases["build_s"] = build_s
         try:
             pipe.run()
@@ -254,6 +306,7 @@ def _generate(b, path, rel, original, functions):
         parse_at.write_bytes(original)
     try:
         mutants = mutator.generate(str(parse_at), flags, functions)
+        bodies = function_bodies(parse_at, flags)
     finally:
         if parse_at != path:
             parse_at.unlink()
@@ -264,4 +317,4 @@ def _generate(b, path, rel, original, functions):
         raise UsageError(f"{rel}: the mutator found nothing to mutate")
     if len(mutants) >= 65535:
         raise SetupError(f"{rel}: {len(mutants)} mutants, more than the switch takes (65535)")
-    return mutants
+    return mutants, bodies

@@ -84,8 +84,9 @@ class Pipeline:
     A schema that does not compile (a mutant the compiler refuses) makes TCE
     run on every mutant first, and the stillborn ones are left out of it."""
 
-    def __init__(self, s, path, rel, original, mutants):
+    def __init__(self, s, path, rel, original, mutants, bodies=None):
         self.s, self.path, self.rel, self.original, self.mutants = s, path, rel, original, mutants
+        self.bodies = bodies
         self.status = {m.id: ("not-run", "") for m in mutants}  # the verdict of those without an outcome
         self.outcomes = {}
         self.cs = None
@@ -138,7 +139,7 @@ class Pipeline:
 
     def _build_schema(self, cand):
         from . import mutator
-        self.s.build.substitute(self.path, schema_source(mutator, self.original, cand))
+        self.s.build.substitute(self.path, schema_source(mutator, self.original, cand, self.bodies))
         self.s.build.build()
 
     def _tce(self, ms, scope):

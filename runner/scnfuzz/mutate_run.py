@@ -29,11 +29,14 @@ from .tree import ROOT
 
 KNOWN_CLASSES = ("implementation-defined", "known-bug", "known-gap")
 SHARED_UNITS = 1000  # units kept for later campaigns per fuzzer: each campaign loads them first
+HANG_S = 10          # libFuzzer's -timeout: an input that runs longer is a hang
+REPLAY_S = 5         # scn-replay's limit per case when a death is replayed (SCN_REPLAY_TIMEOUT)
+REPLAY_WALL_S = 300  # and for the whole replay (its reduction of a hang runs candidates that hang)
 
 
 @dataclasses.dataclass
 class Outcome:
-    status: str                  # killed | survived | error | not-run
+    status: str                  # killed | survived | error | not-run (and, inside the campaigns, died)
     stage: str = None            # conform | fuzz (where it was killed, or the last stage it went through)
     oracle: str = None
     signature: str = None
@@ -255,8 +258,9 @@ class Original:
 
     def findings(self, stopper, path, cfg):
         """The signatures the unmodified target's replay of path gives (None: it died)."""
-        env = dict(self.env, SCN_REPLAY_TIMEOUT="10")
-        rc, out, _ = _communicate(stopper, [self.replay, "-q", "--fuzzer", cfg, str(path)], env, timeout=120)
+        env = dict(self.env, SCN_REPLAY_TIMEOUT=str(REPLAY_S))
+        rc, out, _ = _communicate(stopper, [self.replay, "-q", "--fuzzer", cfg, str(path)], env,
+                                  timeout=REPLAY_WALL_S)
         if rc is None:
             return None
         sigs = set()
@@ -272,8 +276,9 @@ class Original:
 class FuzzStage:
     """A differential campaign per fuzzer of the subject, --time seconds in all."""
 
-    def __init__(self, fuzzer_paths, replay, original, work, stopper, shared=None):
+    def __init__(self, fuzzer_paths, replay, original, work, stopper, shared=None, targets=()):
         self.fuzzer_paths = fuzzer_paths  # [(name, path, env)]
+        self.targets = set(targets)  # the targets a finding must involve (those the mutant changes)
         self.replay = str(replay)
         self.original = original
         self.work = pathlib.Path(work)
@@ -299,49 +304,73 @@ class FuzzStage:
         return last or Outcome("survived", "fuzz", seconds=time.monotonic() - t0)
 
     def _one(self, key, name, path, env, seconds):
+        """One fuzzer for `seconds`: restarted after a death that is not a
+        kill (an input the unmodified target dies on too, a death the replay
+        does not reproduce), so that the campaign gets its time."""
         d = self.work / "fuzz" / f"{key}-{name}"
         shutil.rmtree(d, ignore_errors=True)
         (d / "corpus").mkdir(parents=True)
         (d / "artifacts").mkdir()
         findings = d / "findings.jsonl"
         findings.touch()
+        env = dict(env, SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(findings))
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1")
+        deadline = time.monotonic() + seconds
+        execs, notes, state = 0, [], {"off": 0, "seen": set()}
+        while True:
+            left = deadline - time.monotonic()
+            o = self._incarnation(d, name, path, env, max(1.0, left), state)
+            execs += o.executions
+            o.executions = execs
+            if o.status in ("killed", "error"):
+                return o
+            if o.detail:
+                notes.append(o.detail)
+            if o.status != "died" or deadline - time.monotonic() < 1 or len(notes) > 20:
+                return Outcome("survived", "fuzz", where=name, executions=execs,
+                               detail="; ".join(notes)[:500] or None)
+
+    def _incarnation(self, d, name, path, env, seconds, state):
+        """One libFuzzer process: killed (a finding or a death the unmodified
+        target does not have), survived (it ran its time), died (a death that
+        is not a kill: detail says why) or error."""
         cfg = fuzzers.REPLAY_CONFIG[name]
         seeds = ROOT / "corpus" / "fuzz" / name
         shared = self.shared / name if self.shared else None
-        timeout = max(2, min(10, int(seconds / 2) or 1))
         dirs = [d / "corpus"] + [x for x in (shared, seeds) if x and x.is_dir()]
+        for a in (d / "artifacts").iterdir():
+            a.unlink()
         cmd = [str(path)] + [str(x) for x in dirs] + [
-            f"-max_total_time={max(1, int(round(seconds)))}", f"-timeout={timeout}", "-rss_limit_mb=2048",
+            f"-max_total_time={max(1, int(round(seconds)))}", f"-timeout={HANG_S}", "-rss_limit_mb=2048",
             "-print_final_stats=1", f"-artifact_prefix={d / 'artifacts'}/"] + campaign.libfuzzer_options(name)
-        env = dict(env, SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(findings))
-        env.setdefault("ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1")
         p = self.stopper.popen(cmd, env=env, mem=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                cwd=d)
-        state = {"execs": 0, "log": collections.deque(maxlen=200)}
+        log = collections.deque(maxlen=200)
+        execs = [0]
 
         def read():
             for raw in p.stderr:
                 line = raw.decode("utf-8", "replace")
-                state["log"].append(line)
+                log.append(line)
                 m = campaign.STATUS_RE.match(line)
                 if m:
-                    state["execs"] = max(state["execs"], int(m.group(1)))
+                    execs[0] = max(execs[0], int(m.group(1)))
                 elif line.startswith("stat::number_of_executed_units:"):
                     try:
-                        state["execs"] = max(state["execs"], int(line.split(":")[-1]))
+                        execs[0] = max(execs[0], int(line.split(":")[-1]))
                     except ValueError:
                         pass
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
         t0 = time.monotonic()
-        off, seen, kill = 0, set(), None
+        kill = None
         try:
             while True:
                 done = p.poll() is not None
-                off, kill = self._check_findings(findings, off, seen, cfg, d)
+                state["off"], kill = self._check_findings(d / "findings.jsonl", state["off"], state["seen"], cfg, d)
                 if kill or done:
                     break
-                if time.monotonic() - t0 > seconds + 60:  # libFuzzer's own limit did not end it
+                if time.monotonic() - t0 > seconds + HANG_S + 60:  # libFuzzer's own limits did not end it
                     break
                 self.stopper.event.wait(0.25)
                 if self.stopper.stopped:
@@ -352,20 +381,20 @@ class FuzzStage:
             p.wait()
             reader.join(timeout=5)
             self.stopper.forget(p)
-        execs = state["execs"]
         self._keep_units(d / "corpus", shared)
         if kill:
-            kill.executions = execs
+            kill.executions = execs[0]
             return kill
-        rc = p.returncode
         arts = sorted(x for x in (d / "artifacts").iterdir() if x.is_file())
         if arts:
-            return self._artifact(arts[0], name, cfg, env, execs, "".join(state["log"]))
+            o = self._artifact(arts[0], name, cfg, env, "".join(log))
+            o.executions = execs[0]
+            return o
+        rc = p.returncode
         if rc not in (0, None) and rc != -signal.SIGKILL:
-            return Outcome("error", "fuzz", where=name, executions=execs,
-                           detail=f"{name} {children.describe_status(rc)}: "
-                                  f"{''.join(state['log']).strip()[-300:]}")
-        return Outcome("survived", "fuzz", where=name, executions=execs)
+            return Outcome("error", "fuzz", where=name, executions=execs[0],
+                           detail=f"{name} {children.describe_status(rc)}: {''.join(log).strip()[-300:]}")
+        return Outcome("survived", "fuzz", where=name, executions=execs[0])
 
     def _keep_units(self, new, shared):
         """The campaign's new units into the shared corpus, up to SHARED_UNITS."""
@@ -398,6 +427,8 @@ class FuzzStage:
             sig = rec.get("signature")
             if rec.get("classification") in KNOWN_CLASSES or sig in seen:
                 continue
+            if self.targets and not set(rec.get("targets") or ()) & self.targets:
+                continue  # (between targets the mutant does not change: glibc~ref when musl is mutated)
             seen.add(sig)
             one = d / "candidate.jsonl"
             one.write_bytes(raw + b"\n")
@@ -408,28 +439,31 @@ class FuzzStage:
                                               detail=rec.get("detail"), record=rec)
         return off + end + 1, None
 
-    def _artifact(self, art, name, cfg, env, execs, log):
-        """The fuzzer died on an input (a crash, a timeout, memory): a kill
-        unless the unmodified target dies on it too."""
+    def _artifact(self, art, name, cfg, env, log):
+        """The fuzzer died on an input (a crash, a timeout, memory): a kill when
+        the mutant's replay of it dies (crash or hang) and the unmodified
+        target's does not die the same way; else "died" (the campaign goes on)."""
         kind = art.name.split("-")[0]
-        orig = self.original.findings(self.stopper, art, cfg)
         rc, out, _ = _communicate(self.stopper, [self.replay, "-q", "--fuzzer", cfg, str(art)],
-                                  dict(env, SCN_REPLAY_TIMEOUT="10"), timeout=120)
+                                  dict(env, SCN_REPLAY_TIMEOUT=str(REPLAY_S)), timeout=REPLAY_WALL_S)
         rec = None
         for raw in (out or b"").splitlines():
             if raw.startswith(b"{"):
                 try:
-                    rec = json.loads(raw)
+                    r = json.loads(raw)
                 except ValueError:
                     continue
-                if rec.get("oracle") in ("crash", "hang"):
+                if r.get("oracle") in ("crash", "hang"):
+                    rec = r
                     break
         summary = re.findall(r"(?:SUMMARY|ERROR): [^\n]*", log)
-        klass = {"timeout": "hang", "slow": "hang", "oom": "crash", "leak": "memory-safety"}.get(kind, "crash")
-        sig = (rec or {}).get("signature") or f"{klass}:{name}:{campaign._crash_state(summary[-1] if summary else '', kind)[:80]}"
-        if orig and sig in orig:
-            return Outcome("survived", "fuzz", where=name, executions=execs,
-                           detail=f"{art.name}: the unmodified target fails on it the same way ({sig})")
-        return Outcome("killed", "fuzz", oracle=(rec or {}).get("oracle") or klass, signature=sig,
-                       case=(rec or {}).get("case"), where=name, executions=execs,
-                       detail=(summary[-1] if summary else f"{name} left {art.name}"), record=rec)
+        what = summary[-1] if summary else f"{name} left {art.name}"
+        if rec is None:
+            return Outcome("died", "fuzz", detail=f"{art.name} ({what[:120]}): the mutant's replay of it does "
+                           f"not die")
+        sig = rec.get("signature")
+        orig = self.original.findings(self.stopper, art, cfg)
+        if orig is None or sig in orig:
+            return Outcome("died", "fuzz", detail=f"{art.name}: the unmodified target dies on it too ({sig})")
+        return Outcome("killed", "fuzz", oracle=rec.get("oracle") or kind, signature=sig, case=rec.get("case"),
+                       where=name, detail=what, record=rec)
