@@ -188,20 +188,21 @@ def table_rows(rows):
     return out
 
 
-def markdown(rows, args, started, took):
+def markdown(rows, command, started, took=None):
     n = len(rows)
     ok = sum(1 for _, s, _ in rows if s["found"] >= 4)
+    runs = max((s["runs"] for _, s, _ in rows), default=0)
+    times = sorted({rec.get("time") or 0 for _, _, rec in rows})
     lines = [
         "# Re-introduced upstream bugs (bench/history.py)",
         "",
-        f"`/usr/bin/python3 bench/history.py --runs {args.runs} --time {args.time:g}"
-        + (f" --bugs {args.bugs}" if args.bugs else "") + "`",
-        f"started {started} UTC, {took / 60:.0f} min on this machine (a bug measured by an earlier run "
-        f"keeps that run's date in history.json); each run: `./scnfuzz mutate --target T "
-        f"--patch bench/history/<id>.diff --json --time {args.time:g}` (the corpus at every size, then a "
-        f"{args.time:g}-s campaign if the corpus did not find it).",
+        f"`{command}`" + (f", started {started} UTC, {took / 60:.0f} min on this machine" if took else ""),
+        "(a bug measured by an earlier invocation keeps that one's date: `measured` below). Each run: "
+        "`./scnfuzz mutate --target T --patch bench/history/<id>.diff --json --time S` (the corpus at every "
+        "size, then an S-s campaign if the corpus did not find it; S = "
+        + ", ".join(f"{t:g}" for t in times) + ").",
         "",
-        f"{ok} of {n} bugs found in at least 4 of {args.runs} runs. \"found\": runs that found it; stage: "
+        f"{ok} of {n} bugs found in at least 4 of {runs} runs. \"found\": runs that found it; stage: "
         "conform (a corpus case) or fuzz (the campaign); medians over the runs that found it, seconds from "
         "the patched build's first check, executions as `scnfuzz mutate` counts them (corpus results, then "
         "fuzzer executions).",
@@ -237,6 +238,21 @@ def previous_results(path, keep):
     return out
 
 
+def command_line():
+    return "/usr/bin/python3 bench/history.py " + " ".join(sys.argv[1:])
+
+
+def render(results, headers):
+    """history.md again from history.json, with the headers as the diffs now
+    have them (a note changed), without running anything."""
+    top = json.loads((results / "history.json").read_text())
+    raw = previous_results(results / "history.json", set(headers))
+    rows = [(headers[i], raw[i]["summary"], raw[i]) for i in sorted(raw)]
+    (results / "history.md").write_text(markdown(rows, "/usr/bin/python3 bench/history.py " + " ".join(
+        top.get("command", [])[1:]), top.get("started")))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=5)
@@ -246,7 +262,13 @@ def main():
     ap.add_argument("--results", default=str(RESULTS), help="where history.md and history.json go")
     ap.add_argument("--work", default=str(REPO / "build" / "h" / "history-runs"),
                     help="the runs' own report directories")
+    ap.add_argument("--render", action="store_true",
+                    help="only write history.md again from history.json (the diffs' headers as they are now)")
     args = ap.parse_args()
+    if args.render:
+        rows = render(pathlib.Path(args.results), {h["id"]: h for _, h in bugs()})
+        print("\n".join(table_rows([(h, s) for h, s, _ in rows])))
+        return 0
     selected = set(args.bugs.split(",")) if args.bugs else None
     todo = bugs(selected)
     started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
@@ -271,7 +293,7 @@ def main():
         (results / "history.json").write_text(json.dumps(
             {"command": sys.argv, "started": started, "runs": args.runs, "time": args.time, "bugs": raw},
             indent=1) + "\n")
-        (results / "history.md").write_text(markdown(rows, args, started, time.monotonic() - t0))
+        (results / "history.md").write_text(markdown(rows, command_line(), started, time.monotonic() - t0))
     print("\n".join(table_rows([(headers[i], raw[i]["summary"]) for i in sorted(raw)])))
     return 0
 

@@ -144,12 +144,11 @@ def test_results_of_other_bugs_are_kept(tmp_path):
 
 
 def test_markdown_gives_the_reason_of_a_miss():
-    import argparse
     h = {"id": "x", "target": "musl", "file": "f.c", "fix": "1" * 40, "bug": "b", "subject": "s", "date": "2011",
          "case": '"%d" int:1', "note": "an allowance explains it"}
     miss = history.summarise([{"found": False, "stage": None, "seconds": 9.0, "executions": 5, "signature": None}])
-    args = argparse.Namespace(runs=1, time=10.0, bugs=None)
-    md = history.markdown([(h, miss, {"measured": "2026-01-01 00:00", "time": 10.0})], args, "2026-01-01 00:00", 60)
+    md = history.markdown([(h, miss, {"measured": "2026-01-01 00:00", "time": 10.0})], "bench/history.py --runs 1",
+                          "2026-01-01 00:00", 60)
     assert "| `x` | musl | 111111111111 | 0/1 | - | - | - |" in md
     assert "not found in 4 of the runs: an allowance explains it" in md
     assert "0 of 1 bugs found in at least 4 of 1 runs" in md
@@ -159,3 +158,17 @@ def test_a_diff_that_does_not_apply_is_told_from_a_setup_error():
     assert history.NOT_APPLIED.search("scnfuzz: --patch /x/a.diff does not apply at /b/musl-1.2.3 (patch -p1): "
                                       "hunk 1 FAILED")
     assert not history.NOT_APPLIED.search("scnfuzz: the mutation build of musl failed (log: build.log)")
+
+
+def test_render_rewrites_the_table_from_the_json(tmp_path):
+    h = history.header(DIFFS[0])
+    rec = {"runs": [], "summary": history.summarise(
+        [{"found": True, "stage": "conform", "seconds": 2.0, "executions": 9, "signature": "s"}])}
+    (tmp_path / "history.json").write_text(json.dumps(
+        {"command": ["bench/history.py", "--runs", "1"], "started": "2026-01-01 00:00", "time": 60.0,
+         "bugs": {h["id"]: rec, "no-such-bug": rec}}))
+    rows = history.render(tmp_path, {h["id"]: h})
+    assert [r[0]["id"] for r in rows] == [h["id"]]
+    md = (tmp_path / "history.md").read_text()
+    assert f"| `{h['id']}` | {h['target']} | {h['fix'][:12]} | 1/1 | conform | 2.0 | 9 |" in md
+    assert "`/usr/bin/python3 bench/history.py --runs 1`" in md
