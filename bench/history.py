@@ -125,7 +125,7 @@ def finding_case(out_dir):
     return {k: outcome[k] for k in ("where", "case") if isinstance(outcome.get(k), str)}
 
 
-def run_once(diff, target, seconds, out_dir):
+def run_once(diff, target, seconds, out_dir, check_build):
     """One `scnfuzz mutate --patch` run: its JSON result, or a record of why
     there is none. A busy mutation build, or one that does not build (the
     tree it copies is git's index, which other work may leave half-staged for
@@ -148,9 +148,83 @@ def run_once(diff, target, seconds, out_dir):
             time.sleep(RETRY_WAIT_S)
             continue
         res["wall_s"] = round(time.monotonic() - t0, 1)
+        res["out"] = str(out_dir)
         res.update(finding_case(out_dir))
-        return res
+        return confirmed(res, target, check_build)
     return {"error": "set-up error", "detail": detail, "wall_s": 0}
+
+
+REPLAY_LINE = re.compile(r'^  (\S+)\s+ret=(-?\d+)\s+(".*")$', re.M)
+
+
+def kill_record(out_dir):
+    """The finding the run's fuzz stage counted (kills.jsonl), or None."""
+    try:
+        for line in (pathlib.Path(out_dir) / "kills.jsonl").read_text().splitlines():
+            rec = json.loads(line).get("record") if line.strip() else None
+            if isinstance(rec, dict):
+                return rec
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def unmodified(case, targets, check_build):
+    """The unmodified targets' replay of case in another build (the main
+    one): {target: (ret, quoted bytes)} and whether a target crashed."""
+    cmd = [sys.executable, str(SCNFUZZ), "replay"] + [a for t in targets for a in ("--target", t)] + [case]
+    r = subprocess.run(cmd, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600,
+                       env=dict(os.environ, SCN_BUILD_DIR=str(check_build)))
+    outs = {m.group(1): (int(m.group(2)), m.group(3)) for m in REPLAY_LINE.finditer(r.stdout)}
+    return outs, re.search(r"^  crash: ", r.stdout, re.M) is not None
+
+
+def verdict(rec, target, check_build):
+    """(True, "") when the finding rec of a campaign is the patch's doing:
+    the unmodified target (replayed in check_build) prints something else
+    for its case, or does not die on it; (False, why) when it does the same;
+    (None, why) when that cannot be told."""
+    case = rec.get("case")
+    if not case:
+        return None, "the run recorded no case"
+    if rec.get("oracle") == "hang":
+        return None, "a hang (a time limit on a loaded machine says little)"
+    if target == "picolibc" and "ldouble:" in case:
+        # core/targets/picolibc/CMakeLists.txt: io-long-double is off, a %L conversion prints garbage
+        return None, "picolibc prints a long double argument as garbage (io-long-double off): not reproducible"
+    outs, crashed = unmodified(case, [target], check_build)
+    if rec.get("oracle") == "crash":
+        if target not in rec.get("targets", [target]):
+            return False, f"the crash is not {target}'s ({', '.join(rec.get('targets', []))})"
+        return (False, "the unmodified target dies on it too") if crashed else (True, "")
+    got = (rec.get("outputs") or {}).get(target)
+    if not got or target not in outs:
+        return None, "no output of the target to compare"
+    if (got.get("ret"), got.get("bytes")) == outs[target]:
+        return False, f"the unmodified {target} prints the same (ret {outs[target][0]}, {outs[target][1][:60]})"
+    return True, ""
+
+
+def confirmed(res, target, check_build):
+    """A campaign's find counts only when verdict() says it is the patch's
+    doing (mutate's own check of a matrix target's finding does not replay
+    that target: runner/scnfuzz/mutate_run.py Original); a conform-stage
+    find is against the corpus baseline and counts as mutate says. What
+    mutate said is kept under "mutate"."""
+    said = res.setdefault("mutate", {k: res.get(k) for k in ("found", "stage", "signature")})
+    if not said.get("found") or said.get("stage") != "fuzz" or not check_build:
+        return res
+    for k in ("false_find", "unchecked"):
+        res.pop(k, None)
+    rec = kill_record(res.get("out", ""))
+    ok, why = verdict(rec or {}, target, check_build)
+    res["confirmed"] = ok
+    res["found"], res["stage"] = (True, "fuzz") if ok else (False, None)
+    if ok is False:
+        res["false_find"] = f"{rec['case']}: {why}"
+    elif ok is None:
+        res["unchecked"] = f"{(rec or {}).get('case', '?')}: {why}"
+    return res
 
 
 def summarise(runs):
@@ -167,6 +241,8 @@ def summarise(runs):
         "signatures": sorted({r["signature"] for r in found if r.get("signature")}),
         "found_by": sorted({f"{r.get('where', '?')}: {r['case']}" for r in found if r.get("case")}),
         "errors": sorted(set(errors)),
+        "false_finds": sum(1 for r in runs if r.get("false_find")),
+        "unchecked": sum(1 for r in runs if r.get("unchecked")),
     }
 
 
@@ -181,6 +257,10 @@ def table_rows(rows):
            "|---|---|---|---|---|---|---|"]
     for h, s in rows:
         found = f"{s['found']}/{s['runs']}"
+        if s.get("false_finds"):
+            found += f" (+{s['false_finds']} not the bug)"
+        if s.get("unchecked"):
+            found += f" (+{s['unchecked']} unchecked)"
         if s["errors"]:
             found += " (" + "; ".join(s["errors"]) + ")"
         out.append(f"| `{h['id']}` | {h['target']} | {h['fix'][:12]} | {found} | {s['stage'] or '-'} | "
@@ -202,6 +282,10 @@ def markdown(rows, command, started, took=None):
         "size, then an S-s campaign if the corpus did not find it; S = "
         + ", ".join(f"{t:g}" for t in times) + ").",
         "",
+        "A campaign's find counts only when the unmodified target of the main build prints something else "
+        "for its case (or does not die on it): \"not the bug\" and \"unchecked\" are finds that do not count "
+        "(each bug's list below says which).",
+        "",
         f"{ok} of {n} bugs found in at least 4 of {runs} runs. \"found\": runs that found it; stage: "
         "conform (a corpus case) or fuzz (the campaign); medians over the runs that found it, seconds from "
         "the patched build's first check, executions as `scnfuzz mutate` counts them (corpus results, then "
@@ -217,6 +301,13 @@ def markdown(rows, command, started, took=None):
         if s["found_by"]:
             lines.append("  found by: " + "; ".join(f"`{x}`" for x in s["found_by"][:3])
                          + (f" (and {len(s['found_by']) - 3} more)" if len(s["found_by"]) > 3 else ""))
+        false = [r["false_find"] for r in rec.get("runs", []) if r.get("false_find")]
+        if false:
+            lines.append(f"  not counted ({len(false)}): a campaign's finding that is not the bug: `{false[0]}`")
+        unchecked = [r["unchecked"] for r in rec.get("runs", []) if r.get("unchecked")]
+        if unchecked:
+            lines.append(f"  not counted ({len(unchecked)}): a campaign's finding that cannot be checked: "
+                         f"`{unchecked[0]}`")
         if s["found"] < 4:
             lines.append("  not found in 4 of the runs: " + (h.get("note") or "no reason recorded in its header"))
     return "\n".join(lines) + "\n"
@@ -236,6 +327,26 @@ def previous_results(path, keep):
             rec.setdefault("time", top.get("time"))
             out[i] = rec
     return out
+
+
+def recheck(results, work, check_build):
+    """Checks the campaign finds of history.json's runs that were not
+    checked (older runs: their report directories under work)."""
+    top = json.loads((results / "history.json").read_text())
+    for bug, rec in top.get("bugs", {}).items():
+        target = rec.get("header", {}).get("target")
+        for k, r in enumerate(rec.get("runs", [])):
+            said = r.get("mutate") or r
+            if not said.get("found") or said.get("stage") != "fuzz":
+                continue
+            if not r.get("out"):
+                dirs = sorted(pathlib.Path(work).glob(f"{bug}-{k}-*"), key=lambda p: int(p.name.rsplit("-", 1)[1]))
+                r["out"] = str(dirs[-1]) if dirs else ""
+            confirmed(r, target, check_build)
+            print(f"{bug} run {k + 1}: "
+                  f"{'confirmed' if r.get('confirmed') else r.get('false_find') or r.get('unchecked')}", flush=True)
+        rec["summary"] = summarise(rec.get("runs", []))
+    (results / "history.json").write_text(json.dumps(top, indent=1) + "\n")
 
 
 def command_line():
@@ -262,9 +373,18 @@ def main():
     ap.add_argument("--results", default=str(RESULTS), help="where history.md and history.json go")
     ap.add_argument("--work", default=str(REPO / "build" / "h" / "history-runs"),
                     help="the runs' own report directories")
+    ap.add_argument("--check-build", default=os.environ.get("SCN_BUILD_DIR", str(REPO / "build" / "asan")),
+                    help="the unmodified build a campaign's finding is replayed in (default $SCN_BUILD_DIR, "
+                         "else build/asan)")
+    ap.add_argument("--recheck", action="store_true",
+                    help="replay the campaigns' findings of history.json's runs in --check-build again "
+                         "(those not checked yet), then write history.md")
     ap.add_argument("--render", action="store_true",
                     help="only write history.md again from history.json (the diffs' headers as they are now)")
     args = ap.parse_args()
+    if args.recheck:
+        recheck(pathlib.Path(args.results), args.work, args.check_build)
+        args.render = True
     if args.render:
         rows = render(pathlib.Path(args.results), {h["id"]: h for _, h in bugs()})
         print("\n".join(table_rows([(h, s) for h, s, _ in rows])))
@@ -282,7 +402,7 @@ def main():
         runs = []
         for k in range(args.runs):
             out_dir = work / f"{h['id']}-{k}-{int(time.time())}"
-            r = run_once(diff, h["target"], args.time, out_dir)
+            r = run_once(diff, h["target"], args.time, out_dir, args.check_build)
             runs.append(r)
             state = r.get("error") or ("found by " + r["stage"] if r.get("found") else "not found")
             print(f"{h['id']} run {k + 1}/{args.runs}: {state} ({r.get('wall_s', 0):.0f} s wall)", flush=True)

@@ -172,3 +172,27 @@ def test_render_rewrites_the_table_from_the_json(tmp_path):
     md = (tmp_path / "history.md").read_text()
     assert f"| `{h['id']}` | {h['target']} | {h['fix'][:12]} | 1/1 | conform | 2.0 | 9 |" in md
     assert "`/usr/bin/python3 bench/history.py --runs 1`" in md
+
+
+def test_a_campaign_find_counts_only_when_the_unmodified_target_differs():
+    said = {"found": True, "stage": "fuzz", "seconds": 3.0, "executions": 9, "signature": "s", "out": "/nonexistent"}
+    r = history.confirmed(dict(said), "musl", build_dir())
+    assert r["confirmed"] is None and r["found"] is False and "recorded no case" in r["unchecked"]
+    assert r["mutate"] == {"found": True, "stage": "fuzz", "signature": "s"}
+    conform = history.confirmed({"found": True, "stage": "conform", "signature": "c"}, "musl", build_dir())
+    assert conform["found"] is True and "confirmed" not in conform
+    assert history.verdict({"oracle": "hang", "case": '"%d" int:1'}, "musl", build_dir())[0] is None
+    assert history.verdict({"oracle": "differential", "case": '"%Lf" ldouble:0x8p-3'}, "picolibc", build_dir())[0] \
+        is None
+
+
+def test_the_unmodified_target_is_replayed():
+    if history.source_root(build_dir(), "musl") is None:
+        pytest.skip(f"{build_dir()} has no musl target")
+    same = {"oracle": "differential", "case": '"%#o" int:0', "targets": ["musl", "ref"],
+            "outputs": {"musl": {"ret": 1, "bytes": '"0"'}}}
+    assert history.verdict(same, "musl", build_dir()) == (False, 'the unmodified musl prints the same (ret 1, "0")')
+    other = dict(same, outputs={"musl": {"ret": 2, "bytes": '"00"'}})
+    assert history.verdict(other, "musl", build_dir()) == (True, "")
+    crash = {"oracle": "crash", "case": '"%#o" int:0', "targets": ["musl"]}
+    assert history.verdict(crash, "musl", build_dir()) == (True, "")
