@@ -1,6 +1,7 @@
 /* The differential oracle. See differential.h. */
 #define _GNU_SOURCE
 #include "differential.h"
+#include "oracle.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -252,11 +253,15 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
     static struct scn_spec specs[SCN_MAX_SPECS];
     static struct scn_case sub;
     static unsigned char *buf[SCN_DIFF_MAX_TARGETS];
+    static size_t cap[SCN_DIFF_MAX_TARGETS];
     int ret[SCN_DIFF_MAX_TARGETS];
     size_t len[SCN_DIFF_MAX_TARGETS];
     struct pair_state *of[MAX_PAIRS] = { 0 }; /* pair index -> its state, if it differs */
     for (size_t t = 0; t < n; t++)
-        if (!buf[t] && !(buf[t] = malloc(SUB_CAP))) abort();
+        if (!buf[t]) {
+            if (!(buf[t] = malloc(SUB_CAP))) abort();
+            cap[t] = SUB_CAP;
+        }
     for (size_t i = 0; i < np; i++) of[pair_index(ps[i].a, ps[i].b, n)] = &ps[i];
     size_t ns = scn_scan_specs(c, j->dialect, specs, SCN_MAX_SPECS), open = np;
     int memo = memo_on();
@@ -288,9 +293,16 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
             continue;
         }
         for (size_t t = 0; t < n; t++) {
-            ret[t] = scn_case_call_ctx(scn_target_full_call, (void *)outs[t].target, &sub, (char *)buf[t],
-                                       SUB_CAP);
-            len[t] = ret[t] < 0 ? strnlen((char *)buf[t], SUB_CAP) : (size_t)ret[t] < SUB_CAP ? (size_t)ret[t] : SUB_CAP - 1;
+            /* the whole field, however wide: a matcher reads it laid out */
+            for (;;) {
+                ret[t] = scn_case_call_ctx(scn_target_full_call, (void *)outs[t].target, &sub, (char *)buf[t],
+                                           cap[t]);
+                if (ret[t] < 0 || (size_t)ret[t] < cap[t] || (size_t)ret[t] >= SCN_ORACLE_MAX_OUTPUT) break;
+                unsigned char *g = realloc(buf[t], (size_t)ret[t] + 1);
+                if (!g) break;
+                buf[t] = g, cap[t] = (size_t)ret[t] + 1;
+            }
+            len[t] = ret[t] < 0 ? strnlen((char *)buf[t], cap[t]) : (size_t)ret[t] < cap[t] ? (size_t)ret[t] : cap[t] - 1;
         }
         judge_outputs(j, outs, buf, ret, len);
         /* every pair's verdict (all of them, for the memo); culprits of the

@@ -168,17 +168,30 @@ int scn_record_write(int fd, const struct scn_record *r)
 void scn_record_outputs(const struct scn_target *const *t, size_t n, struct scn_case *c,
                         struct scn_out_view *ov)
 {
-    enum { CAP = 1 << 16 };
+    /* each slot grows to the whole output: the rules read the reduced case's
+     * outputs, and a field of 64 KiB or more cut short is no longer one that
+     * an allowance's matcher recognises */
     static unsigned char *buf[16];
+    static size_t cap[16];
     for (size_t i = 0; i < n && i < 16; i++) {
-        if (!buf[i] && !(buf[i] = malloc(CAP))) abort();
-        buf[i][0] = 0;
-        int r = -1;
-        if (scn_oracle_full_call(t[i], c, (char *)buf[i], CAP, &r)) { /* it crashed: no output */
+        if (!buf[i]) {
+            cap[i] = 1 << 16;
+            if (!(buf[i] = malloc(cap[i]))) abort();
+        }
+        int r = -1, crashed;
+        for (;;) {
+            buf[i][0] = 0;
+            crashed = scn_oracle_full_call(t[i], c, (char *)buf[i], cap[i], &r);
+            if (crashed || r < 0 || (size_t)r < cap[i] || (size_t)r >= SCN_ORACLE_MAX_OUTPUT) break;
+            unsigned char *g = realloc(buf[i], (size_t)r + 1);
+            if (!g) break;
+            buf[i] = g, cap[i] = (size_t)r + 1;
+        }
+        if (crashed) { /* it crashed: no output */
             ov[i] = (struct scn_out_view){ t[i]->name, -1, 0, (const unsigned char *)"", 0 };
             continue;
         }
-        size_t len = r < 0 ? strnlen((char *)buf[i], CAP) : (size_t)r < CAP ? (size_t)r : CAP - 1;
+        size_t len = r < 0 ? strnlen((char *)buf[i], cap[i]) : (size_t)r < cap[i] ? (size_t)r : cap[i] - 1;
         ov[i] = (struct scn_out_view){ t[i]->name, r, 1, buf[i], len };
     }
 }

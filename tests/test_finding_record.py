@@ -128,6 +128,10 @@ def test_executor_campaign_lines_are_records(tmp_path):
     ('"%.1LA" ldouble:-0xf.ffdff2cffffffffp+16380', "musl"),
     # glibc's 0x2p-5 for 0x1p-4, in a field wider than 2 KB
     ('"%2048.0a" double:0x1.8p-5', "glibc"),
+    # a field of 64 KiB and more, alone and beside other conversions: the
+    # matcher reads the whole field, not its first 64 KiB
+    ('"%+ #065536.19a" double:0x0.0000000000001p-1022', "glibc"),
+    ('"%4$lln;\\x07%1$+ #065536.19a%2$*3$d" double:0x0.0000000000001p-1022 int:0 int:58 n:llong @8', "glibc"),
 ])
 def test_hex_float_normalisation_is_allowed_everywhere(case, target):
     replay = find_binary("scn-replay", "fuzz")
