@@ -154,6 +154,169 @@ def test_a_diff_that_does_not_apply_names_the_file_and_hunk(tmp_path):
     assert "return 1;" in (root / "src" / "a.c").read_text()  # a dry run
 
 
+# ------------------------------------------------------------------ the stages' decisions, with fake programs
+
+FAKE_REPLAY = r"""#!/bin/sh
+# a stand-in scn-replay: what it prints is what env FAKE_SAYS (a file) holds for the
+# SCN_MUTANT and SCN_MATRIX_TARGET it is run with ("" when the file has no such line)
+while IFS='	' read -r mutant target record; do
+    if [ "$mutant" = "${SCN_MUTANT:-}" ] && [ "$target" = "${SCN_MATRIX_TARGET:--}" ]; then
+        [ "$record" = SLEEP ] && exec sleep 60
+        printf '%s\n' "$record"
+    fi
+done < "$FAKE_SAYS"
+exit 0
+"""
+
+
+def _fake_replay(tmp_path, rows, monkeypatch):
+    """A stand-in scn-replay printing rows[(SCN_MUTANT, SCN_MATRIX_TARGET or '-')]."""
+    exe = tmp_path / "fake-replay"
+    exe.write_text(FAKE_REPLAY)
+    exe.chmod(0o755)
+    says = tmp_path / "says.tsv"
+    says.write_text("".join(f"{m}\t{t}\t{r}\n" for (m, t), r in rows.items()))
+    monkeypatch.setenv("FAKE_SAYS", str(says))
+    return exe
+
+
+def _rec(**kw):
+    return json.dumps(dict({"signature": "differential:%d:uclibc~ref:divergence", "oracle": "differential",
+                            "targets": ["uclibc", "ref"], "case": '"%d" int:1'}, **kw))
+
+
+def test_the_unmodified_matrix_target_is_replayed_as_its_campaign_runs_it(tmp_path, monkeypatch):
+    """A fuzz_matrix finding is replayed on the unmodified target with the
+    campaign's SCN_MATRIX_TARGET: without it the replay checks the reference
+    alone, and a finding the unmodified uClibc-ng has too looked new."""
+    from scnfuzz import mutate_run
+    replay = _fake_replay(tmp_path, {("0", "uclibc"): _rec()}, monkeypatch)
+    orig = mutate_run.Original(replay, dict(os.environ, SCN_MUTANT="0"))
+    stopper = mutate_run.Stopper()
+    case = tmp_path / "one.jsonl"
+    case.write_text(_rec() + "\n")
+    assert orig.findings(stopper, case, "matrix", (("SCN_MATRIX_TARGET", "uclibc"),)) == \
+        {"differential:%d:uclibc~ref:divergence"}
+    assert orig.findings(stopper, case, "matrix") == set()
+    # the stage passes the fuzzer's settings: the same finding of the mutant is no kill
+    fz = mutate_run.FuzzStage([], replay, orig, tmp_path, stopper, targets=("uclibc",))
+    d = tmp_path / "fz"
+    d.mkdir()
+    findings = d / "findings.jsonl"
+    findings.write_text(_rec() + "\n")
+    off, kill = fz._check_findings(findings, 0, set(), "matrix", d, (("SCN_MATRIX_TARGET", "uclibc"),))
+    assert kill is None and off == findings.stat().st_size
+    # and one the unmodified target does not have is
+    findings.write_text(_rec(signature="differential:%x:uclibc~ref:divergence") + "\n")
+    _, kill = fz._check_findings(findings, 0, set(), "matrix", d, (("SCN_MATRIX_TARGET", "uclibc"),))
+    assert kill and kill.status == "killed" and kill.signature == "differential:%x:uclibc~ref:divergence"
+
+
+def test_a_hang_of_the_case_model_alone_is_not_a_kill(tmp_path, monkeypatch):
+    """scn-replay blames "case-model" when no target alone hangs: not the
+    mutant's doing, whatever the unmodified target's replay says."""
+    from scnfuzz import mutate_run
+    hang = _rec(oracle="hang", signature="hang:%d:case-model:hang", targets=["case-model"])
+    replay = _fake_replay(tmp_path, {("7", "-"): hang}, monkeypatch)
+    stopper = mutate_run.Stopper()
+    orig = mutate_run.Original(replay, dict(os.environ, SCN_MUTANT="0"))
+    fz = mutate_run.FuzzStage([], replay, orig, tmp_path, stopper, targets=("musl",))
+    art = tmp_path / "timeout-1"
+    art.write_bytes(b"x")
+    o = fz._artifact(art, "fuzz_iso_diff", "iso_diff", dict(os.environ, SCN_MUTANT="7"), "")
+    assert o.status == "died" and "case model" in o.detail
+    # the same hang blamed on musl is a kill (the unmodified musl does not hang)
+    (tmp_path / "says.tsv").write_text(f"7\t-\t{_rec(oracle='hang', signature='hang:%d:musl:hang', targets=['musl'])}\n")
+    o = fz._artifact(art, "fuzz_iso_diff", "iso_diff", dict(os.environ, SCN_MUTANT="7"), "")
+    assert o.status == "killed" and o.signature == "hang:%d:musl:hang"
+
+
+def test_a_corpus_hang_kills_only_when_the_mutant_alone_hangs(tmp_path, monkeypatch):
+    """scn-conform's 1-s call limit on a loaded machine: a hang is replayed,
+    the mutant alone and the unmodified target alone."""
+    from scnfuzz import mutate_run
+    mutate_run_hang = _rec(oracle="hang", signature="hang:%d:musl:hang", targets=["musl"])
+    replay = _fake_replay(tmp_path, {("7", "-"): mutate_run_hang}, monkeypatch)
+    stopper = mutate_run.Stopper()
+    env7, env0 = dict(os.environ, SCN_MUTANT="7"), dict(os.environ, SCN_MUTANT="0")
+    assert mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', env7, env0) is None
+    why = mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', dict(env7, SCN_MUTANT="8"),
+                                  env0)
+    assert why and "returns" in why
+    (tmp_path / "says.tsv").write_text(f"7\t-\t{mutate_run_hang}\n0\t-\t{mutate_run_hang}\n")
+    why = mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', env7, env0)
+    assert why and "unmodified musl hangs" in why
+
+
+def test_picolibc_long_double_cases_are_left_out(tmp_path):
+    """picolibc's default build prints garbage for %L (a double read where a
+    long double was passed): those cases cannot tell a mutant apart."""
+    from scnfuzz import mutate_run
+    f = tmp_path / "c.tsv"
+    f.write_text('# head\nfloat.f\t"%f" double:0x1p+0\t"1.000000"\t""\tstd\tc\n'
+                 'float.long-double\t"%Lf" ldouble:0x8p-3\t"1.000000"\t""\tstd\tc\n')
+    pico = mutate_build.subject("picolibc")
+    assert pico.unrepeatable
+    c = mutate_run.Corpus([f], pico.unrepeatable)
+    assert [ln for _, ln in c.lines] == [2] and c.left_out == 1
+    assert len(mutate_run.Corpus([f], mutate_build.subject("musl").unrepeatable).lines) == 2
+    fz = mutate_run.FuzzStage([], "x", None, tmp_path, mutate_run.Stopper(), unrepeatable=pico.unrepeatable)
+    assert fz._unrepeatable({"case": '"%d" int:1', "original_case": '"%Lg%d" ldouble:0x8p-3 int:1'})
+    assert not fz._unrepeatable({"case": '"%d" int:1'})
+
+
+def test_patch_checks_the_diff_after_the_build_unpacked_the_source(tmp_path, monkeypatch):
+    """A fresh kernel mutation build extracts lib/vsprintf.c when it builds:
+    the diff's dry run comes after the build, not before (it exited 2)."""
+    root = tmp_path / "pkg"
+
+    class Stop(Exception):
+        pass
+
+    class FakeBuild:
+        built = False
+
+        def sync_tree(self):
+            pass
+
+        def configure(self):
+            pass
+
+        def restore_all(self):
+            pass
+
+        def build(self):
+            if not FakeBuild.built:
+                (root / "lib").mkdir(parents=True)
+                (root / "lib" / "vsprintf.c").write_text("int a;\n")
+            FakeBuild.built = True
+
+        def source_root(self):
+            return root
+
+    class FakeSession:
+        def __init__(self, args):
+            self.build, self.subject = FakeBuild(), mutate_build.subject("kernel")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def conform_stage(self, corpus):
+            raise Stop()
+    monkeypatch.setattr(mutate_patch, "Session", FakeSession)
+    diff = tmp_path / "k.diff"
+    diff.write_text("--- a/lib/vsprintf.c\n+++ b/lib/vsprintf.c\n@@ -1 +1 @@\n-int a;\n+int b;\n")
+
+    class Args:
+        patch = str(diff)
+    with pytest.raises(Stop):
+        mutate_patch.run_patch(Args())
+    assert FakeBuild.built
+
+
 # ------------------------------------------------------------------ the musl mutation build
 
 

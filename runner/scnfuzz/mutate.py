@@ -120,7 +120,7 @@ class Session:
 
     def conform_stage(self, corpus):
         return mutate_run.ConformStage(self.build.tool("scn-conform"), self.subject.conform, corpus, self.work,
-                                       self.stopper)
+                                       self.stopper, replay=self.build.tool("scn-replay"))
 
     def fuzz_stage(self, original, shared=True):
         """shared: the campaigns keep their units for the later ones (build/mutate/<target>/corpus);
@@ -128,7 +128,7 @@ class Session:
         paths = [(f, self.build.tool(f), env) for f, env in self.subject.fuzzers]
         return mutate_run.FuzzStage(paths, self.build.tool("scn-replay"), original, self.work, self.stopper,
                                     shared=self.build.base / "corpus" if shared else None,
-                                    targets=self.subject.conform)
+                                    targets=self.subject.conform, unrepeatable=self.subject.unrepeatable)
 
 
 _HELD = []

@@ -71,16 +71,19 @@ def run_patch(args):
         b.sync_tree()
         b.configure()
         b.restore_all()  # the unmodified source: the baseline and the original replayer
+        # built before the dry run: a fresh build fetches and unpacks the source (the kernel's
+        # lib/vsprintf.c is extracted at build time) that the diff is checked against
+        b.build()
         root = b.source_root()
         files = patch_files(root, diff)
-        b.build()
-        corpus = mutate_run.Corpus(conform_mod.corpus_files())
+        corpus = mutate_run.Corpus(conform_mod.corpus_files(), s.subject.unrepeatable)
         cs = s.conform_stage(corpus)
         env0 = dict(os.environ, SCN_MUTANT="0")
         _say(f"baseline: the corpus on the unmodified {s.subject.name}")
         cs.baseline(env0, reach=False)
         original_replay = s.work / "original-scn-replay"
         shutil.copy2(b.tool("scn-replay"), original_replay)
+        cs.original_replay = str(original_replay)  # (cs.replay is the build's: patched below)
         created = [root / f for f in files if not (root / f).exists()]
         for f in files:
             if (root / f).is_file():

@@ -120,7 +120,10 @@ class Pipeline:
         self.phases["schema_build_s"] = time.monotonic() - t
         if s.interrupted or not cand:
             return
-        self.cs = s.conform_stage(mutate_run.Corpus(conform_mod.corpus_files()))
+        corpus = mutate_run.Corpus(conform_mod.corpus_files(), s.subject.unrepeatable)
+        if corpus.left_out:
+            _say(f"{corpus.left_out} corpus units left out: {s.subject.unrepeatable[1]}")
+        self.cs = s.conform_stage(corpus)
         t = time.monotonic()
         _say("baseline: the corpus on the unmodified target, noting which mutants each case reaches")
         self.cs.baseline(dict(os.environ, SCN_MUTANT="-1"), reach=True)

@@ -109,15 +109,22 @@ def _communicate(stopper, cmd, env, timeout, cwd=None):
 
 
 class Corpus:
-    """The conformance corpus, unit by unit (one line of a corpus file)."""
+    """The conformance corpus, unit by unit (one line of a corpus file);
+    unrepeatable: a Subject's (regex, why): the units whose case matches are
+    left out (their count in self.left_out)."""
 
-    def __init__(self, files):
+    def __init__(self, files, unrepeatable=None):
         self.files = [pathlib.Path(f) for f in files]
         self.lines = {}  # (shown file, line) -> text
+        self.left_out = 0
+        drop = re.compile(unrepeatable[0]) if unrepeatable else None
         for f in self.files:
             shown = _shown(f)
             for i, text in enumerate(f.read_text(encoding="utf-8", errors="surrogateescape").split("\n"), 1):
                 if text.strip() and not text.startswith("#"):
+                    if drop and drop.search(text.split("\t")[1] if "\t" in text else text):
+                        self.left_out += 1
+                        continue
                     self.lines[(shown, i)] = text
 
     def args(self):
@@ -137,8 +144,12 @@ def _shown(p):
 class ConformStage:
     """The corpus through scn-conform: the baseline once, then each mutant."""
 
-    def __init__(self, conform, targets, corpus, work, stopper):
+    def __init__(self, conform, targets, corpus, work, stopper, replay=None):
         self.conform, self.targets, self.corpus = str(conform), list(targets), corpus
+        # scn-replay: a hang's second look (confirm_hang), the mutant's and the unmodified target's
+        # (the same binary with SCN_MUTANT=0, or, for a --patch, a copy made before the patch)
+        self.replay = str(replay) if replay else None
+        self.original_replay = self.replay
         self.work = pathlib.Path(work)
         self.stopper = stopper
         self.known = set()                        # (file, line, target, oracle) failing at baseline
@@ -186,11 +197,43 @@ class ConformStage:
         with self.lock:
             return sorted(units, key=lambda u: (-self.kills[u], self.cost[u], u))
 
-    def run(self, key, env, units=None):
+    def run(self, key, env, units=None, original_env=None):
         """One mutant (or a patched build): the units given (default: all, in
-        order) until the first failing result not in the baseline."""
+        order) until the first failing result not in the baseline. A hang
+        kills only when confirm_hang says the mutant's target hangs alone
+        where the unmodified one (original_env) does not; otherwise the run
+        goes on after that unit."""
         t0 = time.monotonic()
         units = self.order(units if units is not None else list(self.corpus.lines))
+        results, notes = 0, []
+        for _ in range(HANG_RETRIES + 1):
+            o = self._run_units(key, env, units)
+            results += o.executions
+            o.executions, o.seconds = results, time.monotonic() - t0
+            if o.status != "killed" or o.oracle != "hang" or not self.replay:
+                break
+            why = confirm_hang(self.stopper, (self.replay, self.original_replay),
+                               o.record.get("target") or self.targets[0], o.case, env,
+                               original_env or dict(env, SCN_MUTANT="0"))
+            if why is None:
+                break
+            notes.append(f"{o.where}: {why}")
+            with self.lock:
+                self.kills[units[o.record["index"]]] -= 1
+            units = units[o.record["index"] + 1:]
+            o = Outcome("survived", "conform", seconds=time.monotonic() - t0, executions=results)
+            if not units:
+                break
+        else:
+            notes.append(f"{len(units)} units after the last of them not checked")
+        if o.record:
+            o.record.pop("index", None)
+        if notes:
+            o.detail = "; ".join(filter(None, [o.detail, "hangs not counted: " + "; ".join(notes)]))[:500]
+        return o
+
+    def _run_units(self, key, env, units):
+        t0 = time.monotonic()
         d = self.work / "conform"
         d.mkdir(parents=True, exist_ok=True)
         sub, keys = d / f"{key}.tsv", d / f"{key}.known"
@@ -235,6 +278,8 @@ class ConformStage:
         rec = first.get("finding") or {}
         if isinstance(rec, dict):
             rec["where"] = f"{u[0]}:{u[1]}"
+            rec["index"] = first["line"] - 1
+            rec.setdefault("target", first.get("target"))
         return Outcome("killed", "conform", oracle=first.get("oracle"), signature=first.get("signature"),
                        case=first.get("case"), where=f"{u[0]}:{u[1]}", seconds=secs, executions=results,
                        detail=f"{first.get('target')}: expected {first.get('expected')}, got {first.get('actual')}"
@@ -244,6 +289,42 @@ class ConformStage:
 
 class BaselineError(Exception):
     pass
+
+
+HANG_RETRIES = 3   # hangs of one mutant not confirmed before its corpus run counts as done
+HANG_CHECK_S = 10  # a confirmed hang: the mutant's call still running after this, alone
+
+
+def confirm_hang(stopper, replays, target, case, env, original_env):
+    """None when the case hangs target alone under env (the mutant, replays[0])
+    and does not under original_env (the unmodified target, replays[1]); else
+    why it is not the mutant's hang. scn-conform's limit is 1 s per call on a
+    shared machine, and a case the case model itself is slow on hangs every
+    target alike."""
+    dialect = "kernel" if target in ("kernel", "ref-kernel") else "iso"
+
+    def hangs(replay, e):
+        cmd = [replay, "-q", "--dialect", dialect, "--target", target, case]
+        rc, out, _ = _communicate(stopper, cmd, dict(e, SCN_REPLAY_TIMEOUT=str(HANG_CHECK_S)),
+                                  timeout=REPLAY_WALL_S)
+        if rc is None:
+            return True
+        for raw in out.splitlines():
+            if raw.startswith(b"{"):
+                try:
+                    r = json.loads(raw)
+                except ValueError:
+                    continue
+                if r.get("oracle") == "hang" and target in (r.get("targets") or ()):
+                    return True
+        return False
+    if not case:
+        return "no case to replay"
+    if not hangs(replays[0], env):
+        return f"the mutant's {target} returns within {HANG_CHECK_S} s alone"
+    if hangs(replays[1], original_env):
+        return f"the unmodified {target} hangs on it too"
+    return None
 
 
 # ------------------------------------------------------------------ campaigns
@@ -256,9 +337,12 @@ class Original:
     def __init__(self, replay, env):
         self.replay, self.env = str(replay), env
 
-    def findings(self, stopper, path, cfg):
-        """The signatures the unmodified target's replay of path gives (None: it died)."""
-        env = dict(self.env, SCN_REPLAY_TIMEOUT=str(REPLAY_S))
+    def findings(self, stopper, path, cfg, fuzzer_env=()):
+        """The signatures the unmodified target's replay of path gives (None: it
+        died). fuzzer_env: the campaign's own settings (fuzz_matrix's
+        SCN_MATRIX_TARGET): without them the "matrix" configuration replays
+        the reference alone and every finding of the target looked new."""
+        env = dict(self.env, **dict(fuzzer_env), SCN_REPLAY_TIMEOUT=str(REPLAY_S))
         rc, out, _ = _communicate(stopper, [self.replay, "-q", "--fuzzer", cfg, str(path)], env,
                                   timeout=REPLAY_WALL_S)
         if rc is None:
@@ -276,8 +360,9 @@ class Original:
 class FuzzStage:
     """A differential campaign per fuzzer of the subject, --time seconds in all."""
 
-    def __init__(self, fuzzer_paths, replay, original, work, stopper, shared=None, targets=()):
+    def __init__(self, fuzzer_paths, replay, original, work, stopper, shared=None, targets=(), unrepeatable=None):
         self.fuzzer_paths = fuzzer_paths  # [(name, path, env)]
+        self.unrepeatable = re.compile(unrepeatable[0]) if unrepeatable else None  # (a Subject's)
         self.targets = set(targets)  # the targets a finding must involve (those the mutant changes)
         self.replay = str(replay)
         self.original = original
@@ -294,7 +379,7 @@ class FuzzStage:
         per = seconds / max(1, len(self.fuzzer_paths))
         last = None
         for name, path, fenv in self.fuzzer_paths:
-            o = self._one(key, name, path, dict(env, **dict(fenv)), per)
+            o = self._one(key, name, path, dict(env, **dict(fenv)), per, fenv)
             execs += o.executions
             o.executions = execs
             o.seconds = time.monotonic() - t0
@@ -303,7 +388,7 @@ class FuzzStage:
             last = o
         return last or Outcome("survived", "fuzz", seconds=time.monotonic() - t0)
 
-    def _one(self, key, name, path, env, seconds):
+    def _one(self, key, name, path, env, seconds, fenv=()):
         """One fuzzer for `seconds`: restarted after a death that is not a
         kill (an input the unmodified target dies on too, a death the replay
         does not reproduce), so that the campaign gets its time."""
@@ -319,7 +404,7 @@ class FuzzStage:
         execs, notes, state = 0, [], {"off": 0, "seen": set()}
         while True:
             left = deadline - time.monotonic()
-            o = self._incarnation(d, name, path, env, max(1.0, left), state)
+            o = self._incarnation(d, name, path, env, max(1.0, left), state, fenv)
             execs += o.executions
             o.executions = execs
             if o.status in ("killed", "error"):
@@ -330,7 +415,7 @@ class FuzzStage:
                 return Outcome("survived", "fuzz", where=name, executions=execs,
                                detail="; ".join(notes)[:500] or None)
 
-    def _incarnation(self, d, name, path, env, seconds, state):
+    def _incarnation(self, d, name, path, env, seconds, state, fenv=()):
         """One libFuzzer process: killed (a finding or a death the unmodified
         target does not have), survived (it ran its time), died (a death that
         is not a kill: detail says why) or error."""
@@ -367,7 +452,8 @@ class FuzzStage:
         try:
             while True:
                 done = p.poll() is not None
-                state["off"], kill = self._check_findings(d / "findings.jsonl", state["off"], state["seen"], cfg, d)
+                state["off"], kill = self._check_findings(d / "findings.jsonl", state["off"], state["seen"], cfg, d,
+                                                          fenv)
                 if kill or done:
                     break
                 if time.monotonic() - t0 > seconds + HANG_S + 60:  # libFuzzer's own limits did not end it
@@ -387,7 +473,7 @@ class FuzzStage:
             return kill
         arts = sorted(x for x in (d / "artifacts").iterdir() if x.is_file())
         if arts:
-            o = self._artifact(arts[0], name, cfg, env, "".join(log))
+            o = self._artifact(arts[0], name, cfg, env, "".join(log), fenv)
             o.executions = execs[0]
             return o
         rc = p.returncode
@@ -407,7 +493,7 @@ class FuzzStage:
                 if u.is_file() and not (shared / u.name).exists():
                     shutil.copyfile(u, shared / u.name)
 
-    def _check_findings(self, findings, off, seen, cfg, d):
+    def _check_findings(self, findings, off, seen, cfg, d, fenv=()):
         """New bug findings of the mutant since off: the first that the
         unmodified target does not have is the kill."""
         try:
@@ -429,17 +515,23 @@ class FuzzStage:
                 continue
             if self.targets and not set(rec.get("targets") or ()) & self.targets:
                 continue  # (between targets the mutant does not change: glibc~ref when musl is mutated)
+            if self._unrepeatable(rec):
+                continue
             seen.add(sig)
             one = d / "candidate.jsonl"
             one.write_bytes(raw + b"\n")
-            orig = self.original.findings(self.stopper, one, cfg)
+            orig = self.original.findings(self.stopper, one, cfg, fenv)
             if orig is not None and sig not in orig:
                 return off + end + 1, Outcome("killed", "fuzz", oracle=rec.get("oracle"), signature=sig,
                                               case=rec.get("case"), where=rec.get("program") or cfg,
                                               detail=rec.get("detail"), record=rec)
         return off + end + 1, None
 
-    def _artifact(self, art, name, cfg, env, log):
+    def _unrepeatable(self, rec):
+        return bool(self.unrepeatable) and any(self.unrepeatable.search(rec.get(k) or "")
+                                               for k in ("case", "original_case"))
+
+    def _artifact(self, art, name, cfg, env, log, fenv=()):
         """The fuzzer died on an input (a crash, a timeout, memory): a kill when
         the mutant's replay of it dies (crash or hang) and the unmodified
         target's does not die the same way; else "died" (the campaign goes on)."""
@@ -462,7 +554,15 @@ class FuzzStage:
             return Outcome("died", "fuzz", detail=f"{art.name} ({what[:120]}): the mutant's replay of it does "
                            f"not die")
         sig = rec.get("signature")
-        orig = self.original.findings(self.stopper, art, cfg)
+        if self._unrepeatable(rec):
+            return Outcome("died", "fuzz", detail=f"{art.name}: a case the unmodified target does not repeat "
+                           f"({rec.get('case')})")
+        if self.targets and not set(rec.get("targets") or ()) & self.targets:
+            # no target alone dies on it (scn-replay then blames "case-model"): the case's
+            # own cost on a loaded machine, not the mutant
+            return Outcome("died", "fuzz", detail=f"{art.name}: {rec.get('oracle')} of the case model alone "
+                           f"({sig}), no mutated target dies on it alone")
+        orig = self.original.findings(self.stopper, art, cfg, fenv)
         if orig is None or sig in orig:
             return Outcome("died", "fuzz", detail=f"{art.name}: the unmodified target dies on it too ({sig})")
         return Outcome("killed", "fuzz", oracle=rec.get("oracle") or kind, signature=sig, case=rec.get("case"),
