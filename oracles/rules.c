@@ -50,7 +50,7 @@ static int valid_term(const char *t)
     static const char *const exact[] = { "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "prec", "noprec",
                                          "spec=invalid", "whole", "ret<0", "hexvalue", "positional",
                                          "width<0", "sharedarg", "dies", "digitsonly", "nanform", "pspelling", "fraczeros", "signdropped",
-                                         "prec<0",
+                                         "prec<0", "nullform",
                                          NULL };
     if (!strncmp(t, "conv=", 5) || !strncmp(t, "len=", 4)) return t[t[0] == 'c' ? 5 : 4] != 0;
     if (!strncmp(t, "oracle=", 7)) return t[7] && t[7] != '|' && t[strlen(t) - 1] != '|' && !strstr(t, "||");
@@ -306,12 +306,17 @@ static int max_position(const struct scn_case *c, enum scn_dialect dialect)
     return m;
 }
 
-static int arg_is_nonascii(const struct scn_case *c, const struct scn_arg *a)
+/* A code point above 0x7f that the conversion converts: for %ls with a
+ * precision p, only among the first p wide characters (each is at least one
+ * byte, so the one at index p or later is past what p lets it write, and
+ * C17 7.21.6.1p8 (s, l) lets it read no further than it needs: musl reading
+ * the next one, an encoding error there, was a bug fixed upstream) */
+static int arg_is_nonascii(const struct scn_case *c, const struct scn_arg *a, long prec)
 {
     if (a->type == SCN_ARG_WINT) return a->v.u > 0x7f;
     if (a->type == SCN_ARG_WSTR && !a->is_null) {
         const wchar_t *w = (const wchar_t *)(const void *)(c->arena + a->off);
-        for (size_t i = 0; i < a->len; i++)
+        for (size_t i = 0; i < a->len && (prec < 0 || i < (size_t)prec); i++)
             if ((unsigned)w[i] > 0x7f) return 1;
     }
     return 0;
@@ -412,6 +417,25 @@ static int unpad(const unsigned char *out, size_t len, long w, unsigned flags, s
     if (space_sign && *a > 0 && !(flags & SCN_FL_MINUS)) --*a;
     size_t core = *b - *a, want = w > 0 && (size_t)w > core ? (size_t)w : core;
     return core > 0 && len == want && (out[*a] != ' ' || space_sign) && out[*b - 1] != ' ';
+}
+
+/* nullform: what a NULL %s prints (undefined, C17 7.1.4p1) is its own
+ * spelling only: "(null)", nothing, or other text, laid out in its field
+ * (spaces up to the width, on the right with '-'), and with a precision p
+ * no more than p bytes (p8 (s): "no more than that many bytes are written");
+ * "(null)" itself cut at p exactly, not shorter, not whole past p. */
+static int null_ok(const unsigned char *out, size_t len, long prec, long w, unsigned flags)
+{
+    size_t a = 0, b = len;
+    while (a < len && out[a] == ' ') a++;
+    if (a == len) return len == (size_t)(w > 0 ? w : 0);
+    if (!unpad(out, len, w, flags, &a, &b)) return 0;
+    size_t core = b - a;
+    if (prec >= 0 && core > (size_t)prec) return 0;
+    static const char spelled[] = "(null)";
+    if (core <= 6 && !memcmp(out + a, spelled, core))
+        return core == (prec >= 0 && prec < 6 ? (size_t)prec : 6);
+    return 1;
 }
 
 /* nanform: out is a NaN as C17 7.21.6.1p8 (f, F) spells it, with the sign:
@@ -753,7 +777,8 @@ static int blamed(const struct scn_rule *r, const struct scn_culprit *k, const c
         if (x == b->n || x == b->ref || same_output(b, x, b->ref)) continue;
         int shared = 0; /* an unlisted target prints the same: the reference is the odd one out */
         for (size_t u = 0; u < b->n && !shared; u++)
-            shared = u != x && u != b->ref && !target_listed(r->targets, b->names[u]) && same_output(b, u, x);
+            shared = u != x && u != b->ref && !(b->known_wrong >> u & 1) && !target_listed(r->targets, b->names[u]) &&
+                     same_output(b, u, x);
         if (!shared) return 1;
     }
     return 0;
@@ -786,7 +811,11 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
         else if (IS("arg=nan"))
             ok = val && ((val->type == SCN_ARG_DOUBLE && isnan(val->v.d)) ||
                          (val->type == SCN_ARG_LDOUBLE && isnan(val->v.ld)));
-        else if (IS("arg=nonascii")) ok = val && arg_is_nonascii(c, val);
+        else if (IS("arg=nonascii")) {
+            long prec = -1; /* (a * precision without its argument: all of the string) */
+            if (s && !s->invalid) (void)arg_prec(c, s, &prec);
+            ok = val && arg_is_nonascii(c, val, prec);
+        }
         else if (IS("arg=zero"))
             ok = val && (val->type <= SCN_ARG_SIZE || val->type == SCN_ARG_WINT) && val->v.u == 0;
         else if (IS("prec")) ok = s && s->prec != -1;
@@ -831,6 +860,11 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
             ok = k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob && sign_dropped(k->oa, k->la, k->ob, k->lb);
         } else if (IS("fraczeros")) {
             ok = k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob && frac_zeros_dropped(k->oa, k->la, k->ob, k->lb);
+        } else if (IS("nullform")) {
+            unsigned fl = 0;
+            long prec = -1, w = s && !s->invalid ? field_width(c, s, &fl) : 0;
+            ok = s && !s->invalid && !arg_prec(c, s, &prec) && k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob &&
+                 null_ok(k->oa, k->la, prec, w, fl) && null_ok(k->ob, k->lb, prec, w, fl);
         } else if (IS("nanform") || IS("pspelling")) {
             unsigned fl = 0;
             long w = s && !s->invalid ? field_width(c, s, &fl) : 0;

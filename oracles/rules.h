@@ -67,6 +67,10 @@ struct scn_blame {
     const int *ret;                  /* negative: the call failed (its bytes are not compared) */
     const unsigned char *const *out;
     const size_t *len;
+    /* targets (bit i: names[i]) that a known bug or gap of their own already
+     * explains against the reference on this case: two bugs that happen to
+     * print the same bytes are no witness for each other */
+    unsigned known_wrong;
 };
 
 /* What differs: one culprit specification of case c (NULL: the whole

@@ -322,6 +322,23 @@ int main(void)
                           !strcmp(f.pair, "musl~ref"),
                       "memo %d round %d: %s %s", memo, round, f.klass, f.detail);
             }
+            /* two known bugs that print the same bytes: glibc drops a
+             * negative *2$ width with 0 (glibc-posn-negwidth-zero), musl
+             * narrows the shared argument 2 by %2$hhd (-269 -> -13: width
+             * 13); neither is the other's witness that ref is wrong */
+            scn_diff_set_memo(memo);
+            const struct scn_target *const both[] = { scn_target_find("ref"), scn_target_find("glibc"),
+                                                      scn_target_find("musl") };
+            if (both[0] && both[1] && both[2]) {
+                struct scn_diff_finding g, m;
+                const char *two = "\"%1$0*2$a%2$hhd\" double:-0x1.484p-951 int:-269";
+                CHECK(run_pair_on(two, both, 3, 0, 1, &g) == SCN_DIFF_KNOWN && g.rule &&
+                          !strcmp(g.rule->id, "glibc-posn-negwidth-zero"),
+                      "memo %d: glibc~ref: %s %s", memo, g.klass, g.detail);
+                CHECK(run_pair_on(two, both, 3, 0, 2, &m) == SCN_DIFF_KNOWN && m.rule &&
+                          !strcmp(m.rule->id, "musl-posn-shared-narrowing"),
+                      "memo %d: musl~ref: %s %s", memo, m.klass, m.detail);
+            }
         }
     }
 
