@@ -167,3 +167,82 @@ def test_a_wrong_n_count_is_one_root_cause(tmp_path, scn_conform):
         r = subprocess.run([str(scn_conform), "--exec", str(stock), "--fail-only", "--category", "n",
                             str(REPO / "corpus/posn.tsv")], capture_output=True, text=True, timeout=600)
         assert json.loads(r.stdout.splitlines()[-1])["summary"]["fail"] == 0, r.stdout[-2000:]
+
+
+# ---- allowances that excuse only what they were written for
+
+RULE_PROBE = r"""#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rules.h"
+#include "case.h"
+/* argv: rule id, spec, case text, ret a, output a, ret b, output b: prints 1 when the rule explains the pair */
+int main(int argc, char **argv)
+{
+    static struct scn_case c;
+    char err[200];
+    if (argc != 8 || scn_case_parse(argv[3], strlen(argv[3]), &c, err, sizeof err)) return 2;
+    for (size_t i = 0; i < scn_rules_count(); i++)
+        if (!strcmp(scn_rule_at(i)->id, argv[1])) {
+            printf("%d\n", scn_rule_matches(scn_rule_at(i), SCN_DIALECT_ISO, argv[2], &c.args[0], &c, "x", "ref",
+                                            atoi(argv[4]), atoi(argv[6]), (const unsigned char *)argv[5],
+                                            strlen(argv[5]), (const unsigned char *)argv[7], strlen(argv[7])));
+            return 0;
+        }
+    return 3;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def rule_probe(tmp_path_factory):
+    """scn_rule_matches of the build's oracles on outputs given by hand."""
+    b = build_dir()
+    cache = (b / "CMakeCache.txt").read_text() if (b / "CMakeCache.txt").is_file() else ""
+    cc = next((ln.split("=", 1)[1] for ln in cache.splitlines() if ln.startswith("CMAKE_C_COMPILER:")), "cc")
+    libs = [b / "oracles/libscn_oracles.a", b / "core/libscn_case.a", b / "impl/libscn_ref.a"]
+    if not all(x.is_file() for x in libs):
+        pytest.fail(f"the oracles' libraries are not built in {b}", pytrace=False)
+    d = tmp_path_factory.mktemp("probe")
+    (d / "probe.c").write_text(RULE_PROBE)
+    san = ["-fsanitize=address,undefined"] if "SCN_SANITIZE:BOOL=ON" in cache else []
+    subprocess.run([cc, *san, "-I", str(REPO / "oracles"), "-I", str(REPO / "core/case"), "-I",
+                    str(REPO / "core/targets"), "-I", str(REPO / "impl/include"), str(d / "probe.c"),
+                    *map(str, libs), "-lm", "-o", str(d / "probe")], check=True)
+
+    def explains(rule, spec, case, a, b):
+        r = subprocess.run([str(d / "probe"), rule, spec, case, str(a[0]), a[1], str(b[0]), b[1]],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, SCN_ALLOWANCES=str(REPO / "oracles/allowances.tsv"),
+                                    ASAN_OPTIONS="detect_leaks=0"))
+        assert r.returncode == 0, r.stderr
+        return r.stdout.strip() == "1"
+    return explains
+
+
+@pytest.mark.parametrize("spec,case,a,b,want", [
+    # the spelling: "(null)", nothing, other text; cut at the precision
+    ("%s", '"%s" str:NULL', (6, "(null)"), (5, "(nil)"), True),
+    ("%.3s", '"%.3s" str:NULL', (3, "(nu"), (0, ""), True),
+    ("%8.3s", '"%8.3s" str:NULL', (8, "     (nu"), (8, "        "), True),
+    # newlib-null-precision, uclibc-null-precision (bench/history): all of it past the precision
+    ("%.3s", '"%.3s" str:NULL', (6, "(null)"), (0, ""), False),
+    ("%.3s", '"%.3s" str:NULL', (6, "(null)"), (3, "(nu"), False),
+    # "(null)" cut short of the precision, or not laid out in its field
+    ("%.3s", '"%.3s" str:NULL', (2, "(n"), (0, ""), False),
+    ("%8s", '"%8s" str:NULL', (6, "(null)"), (8, "  (null)"), False),
+    ("%-8s", '"%-8s" str:NULL', (8, "  (null)"), (8, "(null)  "), False),
+])
+def test_s_null_excuses_the_spelling_only(rule_probe, spec, case, a, b, want):
+    assert rule_probe("s-null", spec, case, a, b) is want
+
+
+@pytest.mark.parametrize("spec,case,want", [
+    ("%ls", r'"%ls" wstr:"a\u{100}"', True),
+    ("%.2ls", r'"%.2ls" wstr:"a\u{100}"', True),
+    # musl-ls-precision-overread (bench/history): the character after the precision is not converted
+    ("%.1ls", r'"%.1ls" wstr:"a\u{100}"', False),
+    ("%lc", '"%lc" wint:256', True),
+])
+def test_wide_encoding_error_only_for_a_character_converted(rule_probe, spec, case, want):
+    assert rule_probe("wide-encoding-error", spec, case, (-1, ""), (1, "a")) is want
