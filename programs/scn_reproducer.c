@@ -241,9 +241,13 @@ static void emit_helpers(FILE *o, int fam)
           "        else if (ch >= 0x20 && ch < 0x7f) putchar(ch);\n"
           "        else printf(\"\\\\x%02x\", ch);\n    }\n    printf(\"\\\"\\n\");\n}\n\n", o);
     fprintf(o, "#define GUARD %d\n\n", GUARD);
-    fputs("/* buf holds size + GUARD bytes, all 0xa5 before the call */\n"
+    fputs("/* buf holds size bytes between two guards of GUARD bytes, all 0xa5 before the call */\n"
           "static int check(size_t size, const char *buf, int ret, const char *exp, size_t nexp, int expret)\n"
           "{\n    int bad = expret < 0 ? ret >= 0 : ret != expret;\n    size_t n = 0;\n"
+          "    for (size_t i = 1; i <= GUARD; i++)\n"
+          "        if ((unsigned char)buf[-(long)i] != 0xa5) {\n"
+          "            printf(\"  byte buf[-%zu] written, before the buffer\\n\", i);\n"
+          "            bad = 1;\n            break;\n        }\n"
           "    if (size > 0 && expret >= 0) bad |= memcmp(buf, exp, nexp + 1) != 0;\n", o);
     if (fam == FAM_C99)
         fputs("    if (size > 0) n = ret >= 0 ? ((size_t)ret < size ? (size_t)ret : size - 1) : strnlen(buf, size);\n", o);
@@ -284,9 +288,10 @@ static int reference_at(const struct scn_target *ref, int fam, struct scn_case *
 
 static void emit_size_block(FILE *o, const struct scn_case *c, size_t size, const struct expect *e)
 {
-    fprintf(o, "    {\n        static char buf[%zu + GUARD];\n        static const char exp[] = ", size);
+    fprintf(o, "    {\n        static char guarded[GUARD + %zu + GUARD];\n        char *buf = guarded + GUARD;\n"
+               "        static const char exp[] = ", size);
     emit_literal(o, e->bytes, e->nbytes);
-    fputs(";\n        int ret;\n        memset(buf, 0xa5, sizeof buf);\n", o);
+    fputs(";\n        int ret;\n        memset(guarded, 0xa5, sizeof guarded);\n", o);
     for (size_t i = 0; i < c->nargs; i++)
         if (c->args[i].type == SCN_ARG_N) fprintf(o, "        a%zu = 0;\n", i);
     fprintf(o, "        ret = call(buf, %zu, fmt", size);
@@ -346,9 +351,9 @@ static int write_reproducer(FILE *o, struct opts *op, const struct scn_target *t
     const struct scn_target *ref = scn_target_find(t->dialect == SCN_DIALECT_KERNEL ? "ref-kernel" : "ref");
     size_t sizes[SCN_CASE_MAX_SIZES], nsizes = c->nsizes;
     memcpy(sizes, c->sizes, sizeof sizes);
-    if (nsizes == 0) { /* one buffer the whole output fits in */
+    if (nsizes == 0) { /* one buffer the whole output fits in, with room to show a longer one */
         int full = scn_case_call_ctx(scn_target_full_call, (void *)ref, c, NULL, 0);
-        sizes[nsizes++] = full >= 0 ? (size_t)full + 1 : 256;
+        sizes[nsizes++] = full >= 0 ? (size_t)full + 1 + 16 : 256;
     }
     char text[SCN_CASE_MAX_FMT * 4 + 4096];
     scn_case_format(c, text, sizeof text);

@@ -175,6 +175,9 @@ def make_parser():
     from . import scan
     scan.add_parser(sub, EPILOG)
 
+    from . import upstream
+    upstream.add_parser(sub, EPILOG)
+
     sub.add_parser("certify", add_help=False,
                    help="certify a vendored printf (scnfuzz certify --help)")
     return top
@@ -342,6 +345,11 @@ def cmd_scan(args):
     return scan.main(args)
 
 
+def cmd_upstream(args):
+    from . import upstream
+    return upstream.main(args)
+
+
 def _main(argv):
     if argv[:1] == ["certify"]:  # its own parser (many options of its own)
         from . import certify
@@ -353,7 +361,8 @@ def _main(argv):
         return 2
     return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
             "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus,
-            "matrix": cmd_matrix, "mutate": cmd_mutate, "scan": cmd_scan}[args.cmd](args)
+            "matrix": cmd_matrix, "mutate": cmd_mutate, "scan": cmd_scan,
+            "upstream": cmd_upstream}[args.cmd](args)
 
 
 def _say(msg):
