@@ -1,11 +1,12 @@
 """`scnfuzz matrix`: a small run (two implementations, 5-s campaigns) gives the
-implementations x categories table with exactly their rows and each one's
+implementations x promises table with exactly their rows and each one's
 certification verdict, each implementation's own run and certificate, and
 docs generation (--markdown, --from) that matches what the command printed.
 A few minutes on the 2-core machine (the certification driver is built with
 ASan for each)."""
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -28,10 +29,10 @@ def _env():
 
 
 def _table(stdout):
-    """The implementations x categories table the command printed: its
-    markdown rows, first column -> the row."""
+    """The implementations x promises table the command printed: its
+    markdown rows, first column (the name, linking to its section) -> the row."""
     rows = [l for l in stdout.splitlines() if l.startswith("| ") and not l.startswith("| implementation")]
-    return {r.split("|")[1].strip(): r for r in rows}
+    return {re.sub(r"^\[([^]]+)\]\(#[^)]+\)$", r"\1", r.split("|")[1].strip()): r for r in rows}
 
 
 @pytest.mark.campaign
@@ -79,8 +80,14 @@ def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
         # a campaign's finding replays its case; a conformance finding reruns its corpus line
         assert all(rc["reproduce"].startswith(("./scnfuzz replay ", "./scnfuzz conform --corpus "))
                    for rc in im["root_causes"])
+        # each promise scored apart: the bytes of every implementation are measured
+        pm = json.loads((out / "impl" / im["name"] / "promises.json").read_text())
+        assert pm["promises"]["bytes"]["kept"] > 0, pm
+        assert "%" in table[im["name"]].split("|")[3], table[im["name"]]
     md = (out / "report.md").read_text()
-    assert md.index("Implementations x categories") < md.index("| implementation |")
+    assert md.index("Implementations x promises") < md.index("| implementation |")
+    assert md.index("Implementations x promises") < md.index("Implementations x feature families") \
+        < md.index("Implementations x categories")
     assert md.count("- certification: ") == len(only)
     # the doc: the command and date at the top, then the very table the command printed
     text = doc.read_text()
@@ -97,8 +104,85 @@ def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
 
 
 def test_unknown_implementation_is_a_usage_error(tmp_path):
-    r = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "matrix", "--only", "glibc", "--out",
+    # the reference is what the others are compared with, not a row of its own
+    r = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "matrix", "--only", "ref", "--out",
                         str(tmp_path / "r")], capture_output=True, text=True, env=_env(), cwd=REPO, timeout=60)
     assert r.returncode == 2
-    assert "'glibc' is not an implementation of the matrix" in r.stderr
+    assert "'ref' is not an implementation of the matrix" in r.stderr
     assert not (tmp_path / "r").exists()
+
+
+# ---- the promises, scored apart (runner/scnfuzz/matrix_promises.py): quick, no run
+
+sys.path.insert(0, str(REPO / "runner"))
+from scnfuzz import matrix, matrix_promises as mp  # noqa: E402
+
+C99 = {"name": "stb", "api": "c99", "scnprintf": "wrapped", "dialect": "iso", "where": "in-process"}
+SCN = {"name": "linux-tools", "api": "scnprintf", "scnprintf": "native", "dialect": "iso", "where": "in-process"}
+
+
+def _r(case, status, oracle=None, expected='"abc"', sig=None, feats=("%d",), kind="std", cat="int.d"):
+    return {"case": case, "status": status, "oracle": oracle, "expected": expected, "signature": sig,
+            "features": list(feats), "kind": kind, "category": cat, "target": "t"}
+
+
+def test_a_size0_failure_breaks_one_promise_and_the_sample_measures_the_bytes():
+    results = [_r('"a" @0', "fail", "underrun", sig="underrun:stb-size0-underrun:stb:known-bug"),
+               _r('"b"', "fail", "underrun", sig="underrun:stb-size0-underrun:stb:known-bug"),
+               _r('"c"', "fail", "underrun", expected='"xyz"', sig="underrun:stb-size0-underrun:stb:known-bug",
+                  feats=("%f",)),
+               _r('"d"', "pass")]
+    assert mp.sample_cases(results) == ['"a" @0', '"b"', '"c"']
+    sampled = {'"a" @0': (3, '"abc"'), '"c"': (4, '"xyzz"')}  # "b": not replayed (no answer)
+    P = mp.score(results, C99, sampled)["promises"]
+    assert (P["bounds"]["kept"], P["bounds"]["broken"]) == (1, 3)
+    assert P["bounds"]["root_causes"] == ["underrun:stb-size0-underrun:stb:known-bug"]
+    # the known bug counts against bounds alone: the bytes are right for "a" and "d", wrong for "c"
+    assert (P["bytes"]["kept"], P["bytes"]["broken"], P["bytes"]["unreached"], P["bytes"]["sampled"]) == (2, 1, 1, 2)
+    assert (P["c99-return"]["kept"], P["c99-return"]["broken"]) == (2, 1)
+    assert P["no-crash"]["kept"] == 3 and P["no-crash"]["broken"] == 0
+    assert not P["scn-return"]["applies"] and mp.promise_cell(P["scn-return"], "stb") == "n/a"
+    F = mp.score(results, C99, sampled)["families"]
+    assert F["ints"] == {"kept": 2, "broken": 0} and F["floats"] == {"kept": 0, "broken": 1}
+
+
+def test_a_bytes_failure_kept_every_size_promise():
+    results = [_r('"a"', "fail", "expect.output", sig="differential:%d:t"), _r('"b"', "pass", kind="impl")]
+    P = mp.score(results, SCN)["promises"]
+    assert (P["bytes"]["kept"], P["bytes"]["broken"]) == (1, 1)
+    assert (P["scn-return"]["kept"], P["bounds"]["kept"], P["no-crash"]["kept"]) == (2, 2, 2)
+    assert not P["c99-return"]["applies"]
+    assert mp.promise_cell(P["bytes"], "linux-tools") == "50.0% of 2 ([1 rc](#linux-tools))"
+    # a crash is that promise's; the wrapped scnprintf family of a C99 target failing is its C99 return
+    P = mp.score([_r('"a"', "fail", "crash", sig="crash:%d:t:crash"),
+                  _r('"b"', "fail", "scn.size0-ret0", sig="s")], C99)["promises"]
+    assert P["no-crash"]["broken"] == 1 and P["c99-return"]["broken"] == 1 and P["scn-return"]["broken"] == 0
+
+
+def test_families_and_quoted_lengths():
+    fam = mp.families({"features": ["%s", "%lc", "length l", "positional", "%La"], "category": "x"})
+    assert fam == {"wide", "positional"}
+    assert mp.families({"features": ["%a", "%x", "length wN"], "category": "kernel.ptr"}) == \
+        {"%a", "ints", "C23", "kernel"}
+    assert mp.families({"features": ["%b"], "category": "int.b"}) == {"C23"}
+    assert mp.quoted_len('"a\\x00b\\\\\\""') == 5 and mp.quoted_len('""') == 0
+
+
+def test_first_table_has_at_most_ten_columns():
+    ims = [{"name": n, "certification": {"verdict": "not run"}, "promises": None}
+           for n in ("glibc", "musl", "kernel", "curl")]
+    for lines in (matrix.promise_lines({"implementations": ims}), matrix.family_lines({"implementations": ims})):
+        assert all(l.count("|") - 1 <= 10 for l in lines)
+        assert [l.split("|")[1].strip() for l in lines[2:]][0] in ("[glibc](#glibc)", "glibc")
+
+
+def test_glibc_musl_and_the_kernel_are_implementations(monkeypatch):
+    monkeypatch.setenv("SCN_BUILD_DIR", str(build_dir()))
+    names = [t["name"] for t in matrix.implementations()]
+    assert names[:1] == ["glibc"] and "ref" not in names and "ref-kernel" not in names
+    built = _matrix_targets()
+    conform = find_binary("scn-conform", "programs")
+    listed = subprocess.run([str(conform), "--list-targets"], capture_output=True, text=True).stdout
+    for core in ("musl", "kernel"):
+        assert (core in names) == (f"\n{core}\t" in listed), core
+    assert set(built) <= set(names)

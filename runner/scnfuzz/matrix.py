@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 
-from . import campaign, children, report, report_model
+from . import campaign, children, matrix_promises, report, report_model
 from . import targets as tg
 from .errors import SetupError, UsageError
 from .progress import Progress
@@ -45,9 +45,19 @@ KNOWN = ("known-bug", "known-gap", "implementation-defined")
 SCNFUZZ = [sys.executable, str(ROOT / "scnfuzz")]
 
 
+# the core targets the matrix also compares (ref and ref-kernel are the reference), and the
+# campaign of each: its fuzzer and the implementation env SCN_MATRIX_TARGET names for fuzz_matrix
+CORE = {"glibc": FUZZER, "musl": FUZZER, "kernel": "fuzz_kernel_diff"}
+NOT_CERTIFIED_CORE = ("a core target (the C library, or the kernel's lib/vsprintf.c): its campaign is the "
+                      "project's own; certification is for a vendored printf")
+
+
 def implementations(only=None):
-    """The matrix's implementations that are built, or the --only ones."""
-    found = [t for t in tg.list_targets() if t.get("group") == "matrix"]
+    """The matrix's implementations that are built (the core targets glibc,
+    musl and the kernel first), or the --only ones."""
+    listed = tg.list_targets()
+    found = [t for t in listed if t["name"] in CORE]
+    found += [t for t in listed if t.get("group") == "matrix"]
     found += [t for t in tg.executors() if t.get("group") == "matrix" and t["name"] in EXEC_DRIVERS]
     if not only:
         if not found:
@@ -70,6 +80,13 @@ def _commands(t, args, sub):
         drv = ["--libc-cc", EXEC_DRIVERS[name], "--name", name]
         return (("conform", SCNFUZZ + ["conform"] + drv + ["--out", str(sub)], {}),
                 ("fuzz", SCNFUZZ + ["fuzz"] + drv + ["--time", f"{args.time:g}", "--out", str(sub)], {}))
+    if name in CORE:
+        fuzzer = CORE[name]
+        corpus = campaign.campaign_corpus(f"{fuzzer}-{name}" if fuzzer == FUZZER else fuzzer)
+        return (("conform", SCNFUZZ + ["conform", "--target", name, "--out", str(sub)], {}),
+                ("fuzz", SCNFUZZ + ["fuzz", "--fuzzer", fuzzer, "--time", f"{args.time:g}", "--corpus", str(corpus),
+                                    "--out", str(sub)] + (["--fresh"] if args.fresh else []),
+                 {"SCN_MATRIX_TARGET": name}))
     # a campaign corpus per implementation: what covers curl's code is not apr's
     corpus = campaign.campaign_corpus(f"{FUZZER}-{name}")
     return (("conform", SCNFUZZ + ["conform", "--target", name, "--out", str(sub)], {}),
@@ -86,6 +103,8 @@ def certification(sub, name):
     (each with its reduced reproducer), the certificate's path."""
     if name in EXEC_DRIVERS:
         return {"verdict": "not certifiable", "reasons": [NOT_CERTIFIABLE]}
+    if name in CORE:
+        return {"verdict": "not run", "reasons": [NOT_CERTIFIED_CORE]}
     path = pathlib.Path(sub) / "certify" / "certificate.json"
     try:
         c = json.loads(path.read_text())
@@ -144,6 +163,8 @@ class Matrix:
             st["step"] = step
             rc = self._child(name, cmd, env, log)
             st["exit"].append(rc)
+            if step == "conform":
+                self.promises(t, sub, st)
             if rc not in (0, 1, 130):  # 0/1: no / a new bug root cause (not certified); 130: stopped by us
                 # (the campaign still runs after a conformance run that failed: it has
                 # its own crash handling, and what it finds is the implementation's)
@@ -155,6 +176,18 @@ class Matrix:
                   duration_s=round(time.monotonic() - t0, 1), finished=utc_iso())
         with self.lock:
             self.rebuild()
+
+    def promises(self, t, sub, st):
+        """Each promise scored apart (matrix_promises), from the conformance
+        results just written, the bytes its first failures hide sampled."""
+        try:
+            results = sub / "conform.jsonl"
+            for part in Run.open(sub).meta.get("parts", []):
+                if part.get("kind") == "conform":
+                    results = sub / part.get("results", "conform.jsonl")
+            matrix_promises.measure(sub, t, results)
+        except Exception as ex:  # (a missing sub-run): the table says "-" for it
+            st.setdefault("errors", []).append(f"promises: {type(ex).__name__}: {ex}")
 
     def stop(self):
         """Ctrl-C / SIGTERM: each running child stops as its own Ctrl-C makes it
@@ -233,7 +266,12 @@ def matrix_model(rep, run):
     for name, st in (run.meta.get("implementations") or {}).items():
         t = st.get("target") or {"name": name}
         mine = impl_root_causes(run.path, name)
+        try:
+            promises = json.loads((run.path / "impl" / name / "promises.json").read_text())
+        except (OSError, ValueError):
+            promises = None
         out.append({
+            "promises": promises,
             "name": name, "version": t.get("version"), "api": t.get("api"), "where": t.get("where"),
             "conventions": t.get("conventions") or "", "status": st.get("status"), "error": st.get("error"),
             "duration_s": st.get("duration_s"),
@@ -250,6 +288,48 @@ def matrix_model(rep, run):
 def _md_code(text):
     text = str(text).replace("\n", " ")
     return f"`` {text} ``" if "`" in text else f"`{text}`"
+
+
+def promise_lines(model):
+    """The first table: implementations x promises, each cell the share of
+    the results that keep it (of those that reached it) and the number of
+    distinct root causes that break it, linking to the implementation."""
+    L = ["| implementation | certification | " + " | ".join(matrix_promises.TITLES[p]
+                                                      for p in matrix_promises.PROMISES) + " |",
+         "|---" * (len(matrix_promises.PROMISES) + 2) + "|"]
+    for im in model["implementations"]:
+        pr = (im.get("promises") or {}).get("promises")
+        cells = [matrix_promises.promise_cell(pr[p], im["name"]) if pr else "-" for p in matrix_promises.PROMISES]
+        L.append(f"| [{im['name']}](#{im['name']}) | {_verdict(im)} | " + " | ".join(cells) + " |")
+    return L
+
+
+def family_lines(model):
+    """implementations x feature families: the bytes promise's share."""
+    L = ["| implementation | " + " | ".join(matrix_promises.FAMILIES) + " |",
+         "|---" * (len(matrix_promises.FAMILIES) + 1) + "|"]
+    for im in model["implementations"]:
+        fam = (im.get("promises") or {}).get("families")
+        cells = [matrix_promises.family_cell(fam[f]) if fam else "-" for f in matrix_promises.FAMILIES]
+        L.append(f"| {im['name']} | " + " | ".join(cells) + " |")
+    return L
+
+
+def _promise_detail(im):
+    pm = im.get("promises")
+    if not pm:
+        return ["- promises: not scored (no conformance results)"]
+    L = [f"- promises ({pm.get('masked', 0):,} result(s) whose first failure hides their bytes, "
+         f"{pm.get('sample', 0):,} of them sampled):"]
+    for p in matrix_promises.PROMISES:
+        v = pm["promises"][p]
+        if not v.get("applies", True):
+            continue
+        rcs = v["root_causes"]
+        shown = ", ".join(_md_code(r) for r in rcs[:8]) + (f", ... {len(rcs) - 8} more" if len(rcs) > 8 else "")
+        L.append(f"  - {matrix_promises.TITLES[p]}: {v['kept']:,} kept, {v['broken']:,} broken, "
+                 f"{v['unreached']:,} not reached" + (f"; broken by {shown}" if rcs else ""))
+    return L
 
 
 def table_lines(model):
@@ -282,7 +362,21 @@ def matrix_markdown(model, level=2, run_dir=None):
     document outside the run (docs/MATRIX.md names them, the run's own
     report.md links them)."""
     h = "#" * level
-    L = [f"{h} Implementations x categories (passed/run)", "", *table_lines(model), "",
+    L = [f"{h} Implementations x promises", "", *promise_lines(model), "",
+         "Each promise is scored apart on every conformance result: *bytes* (the output where the buffer is "
+         "large enough, and the %n values), *C99 return* (the would-be length at every size), *scnprintf "
+         "return* (bytes written, 0 at size 0, at every size; only where the implementation's own entry has "
+         "that family, n/a where it is scnfuzz's wrapper), *termination and bounds* (the NUL, no byte written "
+         "past the size or before the buffer), *no crash or hang*. A cell is the share of the results that "
+         "keep the promise, of those that reached it, and the distinct root causes that break it (known bugs "
+         "included: a known bug counts against the one promise it breaks). scn-conform stops at a result's "
+         "first failure: a result failing a per-size promise does not reach its bytes, which are then "
+         "measured on a sample of such results (scn-replay's full output against the expectation; "
+         "`sampled` in the cell, runner/scnfuzz/matrix_promises.py).", "",
+         f"{h} Implementations x feature families (bytes right)", "", *family_lines(model), "",
+         "A case counts in every family it uses (its conversions, length modifiers, n$ form; kernel: the "
+         "kernel dialect's categories); a cell is the bytes promise's share there.", "",
+         f"{h} Implementations x categories (passed/run)", "", *table_lines(model), "",
          "Cells: passed/run over every case result of the category (every buffer size, both families); "
          "`FAIL`: failures no rule explains; `known`: failures a known bug or gap (oracles/known_bugs.tsv) "
          "or an allowance (oracles/allowances.tsv) explains.", ""]
@@ -299,6 +393,7 @@ def matrix_markdown(model, level=2, run_dir=None):
         L += [f"  - {_md_code(r)}" for r in cert.get("reasons", [])[:12]]
         if len(cert.get("reasons", [])) > 12:
             L.append(f"  - ... {len(cert['reasons']) - 12} more in the certificate")
+        L += _promise_detail(im)
         rcs = im["root_causes"]
         L += [f"- root causes: {len(rcs)} ({sum(r['classification'] not in KNOWN for r in rcs)} new)", ""]
         L += [_rc_line(rc) for rc in rcs] + ([""] if rcs else [])
@@ -440,7 +535,7 @@ def _shown(path):
 def main(args):
     run, rep, interrupted = run_matrix(args)
     model = rep["matrix_implementations"]
-    print("\n".join(table_lines(model)))
+    print("\n".join(promise_lines(model)))
     if args.markdown:
         cmd = " ".join(run.meta.get("command") or ["./scnfuzz", "matrix"])
         date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")

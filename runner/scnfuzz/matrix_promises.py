@@ -1,0 +1,261 @@
+"""The matrix's promises: each case result scored on each promise separately.
+
+A conformance result (one scn-conform line per case and implementation) says
+which oracle failed first. The promises are independent:
+
+  bytes       the output where the buffer is large enough (and the %n values)
+  c99-return  the C99 return: the would-be length at every size (C17 7.21.6.12p3)
+  scn-return  the scnprintf return at every size (bytes written, 0 at size 0),
+              scored only for an implementation whose own entry has that
+              family (for a C99 one it is scnfuzz's wrapper, nothing of its own)
+  bounds      termination and bounds: the NUL, nothing written past the size
+              or before the buffer, nothing written at size 0
+  no-crash    no crash or hang
+
+scn-conform checks every size's oracles first, then compares the full output
+with the expectation (expect.*), and stops at the first failure. So a result
+that fails on its bytes kept every per-size promise; a result that fails a
+per-size promise (stb's write before the buffer at size 0, the Linux tools'
+-1 at size 0) says nothing of its bytes or of the other sizes: those
+promises are "not reached" and count in no share. The bytes of such results
+are then measured apart: a sample of at most BYTES_SAMPLE of their cases is
+replayed (scn-replay, each case in a child) and the implementation's full
+output compared with the expectation; the bytes cell says how many of its
+results were sampled. A known bug explains only the promise it breaks: it
+is counted against that promise alone (and named as a root cause there).
+
+Feature families (ints, strings, floats, %a, wide, positional, C23, kernel)
+come from the case's features (scn-conform's "features": "%d", "length hh",
+"positional"), a case counting in each family it uses; their cells are the
+bytes promise's share."""
+import json
+import re
+import subprocess
+
+from . import build
+
+PROMISES = ("bytes", "c99-return", "scn-return", "bounds", "no-crash")
+TITLES = {"bytes": "bytes", "c99-return": "C99 return", "scn-return": "scnprintf return",
+          "bounds": "termination and bounds", "no-crash": "no crash or hang"}
+ORACLE_PROMISE = {
+    "expect.output": "bytes", "expect.n": "bytes", "expect.err": "bytes", "c99.prefix": "bytes",
+    "scn.prefix": "bytes", "n-consistent": "bytes", "repeatable": "bytes", "differential": "bytes",
+    "c99.ret-full-length": "c99-return",
+    "scn.ret-le-size-1": "scn-return", "scn.size0-ret0": "scn-return", "scn.ret-eq-strlen": "scn-return",
+    "families-agree": "scn-return",
+    "nul-terminated": "bounds", "size0-untouched": "bounds", "overrun": "bounds", "underrun": "bounds",
+    "crash": "no-crash", "hang": "no-crash",
+}
+# compared after every size's oracles passed: a failure here kept the per-size promises
+AFTER_SIZES = {"expect.output", "expect.n", "expect.err"}
+BYTES_SAMPLE = 300
+FAMILIES = ("ints", "strings", "floats", "%a", "wide", "positional", "C23", "kernel")
+
+
+def promise_of(oracle):
+    return ORACLE_PROMISE.get(oracle or "", "bytes")
+
+
+def applicable(target):
+    """The promises an implementation's own entry points make."""
+    api = target.get("api") or "c99"
+    native_scn = api != "c99" or target.get("scnprintf") == "native"
+    out = ["bytes"]
+    if api == "c99":
+        out.append("c99-return")
+    if native_scn:
+        out.append("scn-return")
+    return out + ["bounds", "no-crash"]
+
+
+def families(result):
+    feats = result.get("features") or []
+    fam = set()
+    for f in feats:
+        if f == "positional":
+            fam.add("positional")
+        elif f in ("length wN", "length wfN", "%b", "%B"):
+            fam.add("C23")
+        elif f in ("%a", "%A"):
+            fam.add("%a")
+        elif f in ("%e", "%E", "%f", "%F", "%g", "%G"):
+            fam.add("floats")
+        elif f in ("%d", "%i", "%u", "%o", "%x", "%X"):
+            fam.add("ints")
+        elif f in ("%C", "%S"):
+            fam.add("wide")
+        elif f in ("%c", "%s"):
+            fam.add("wide" if "length l" in feats else "strings")
+    if str(result.get("category", "")).startswith("kernel"):
+        fam.add("kernel")
+    return fam
+
+
+def _expected_bytes(expected):
+    """The quoted output of an expectation ("..." n=1,2), None for !err."""
+    if not expected or not expected.startswith('"'):
+        return None
+    m = re.match(r'("(?:[^"\\]|\\.)*")', expected)
+    return m.group(1) if m else None
+
+
+def quoted_len(q):
+    """The number of bytes a quoted string (docs/CASE_FORMAT.md) stands for."""
+    body, n, i = q[1:-1], 0, 0
+    while i < len(body):
+        i += 4 if body.startswith("\\x", i) else 2 if body[i] == "\\" else 1
+        n += 1
+    return n
+
+
+def masked(results):
+    """The results whose bytes their first failure hides: a per-size promise
+    failed (not a death: the replay would die the same way)."""
+    return [r for r in results if r.get("status") == "fail" and r.get("oracle") not in AFTER_SIZES
+            and promise_of(r.get("oracle")) != "bytes" and promise_of(r.get("oracle")) != "no-crash"]
+
+
+def sample_cases(results, limit=BYTES_SAMPLE):
+    """At most limit of the masked results' cases, evenly spread (the same
+    ones for the same results)."""
+    cases = sorted({r["case"] for r in masked(results) if r.get("case")})
+    if len(cases) <= limit:
+        return cases
+    step = len(cases) / limit
+    return [cases[int(i * step)] for i in range(limit)]
+
+
+REPLAY_LINE = re.compile(r'^  (\S+)\s+ret=(-?\d+)\s+(".*")\s*$')
+
+
+def replay_bytes(name, dialect, cases, workdir):
+    """{case: (ret, quoted bytes)} of the implementation's full output, by
+    scn-replay (each case in a child: a death is that case's alone)."""
+    if not cases:
+        return {}
+    path = workdir / "promises-sample.txt"
+    path.write_text("".join(c + "\n" for c in cases), encoding="utf-8")
+    ref = "ref-kernel" if dialect == "kernel" else "ref"
+    cmd = [str(build.tool("scn-replay")), "--dialect", dialect, "--target", ref, "--target", name, str(path)]
+    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=3600)
+    out, case = {}, None
+    for line in p.stdout.splitlines():
+        if line.startswith("case "):
+            case = line[5:].rsplit("  [", 1)[0]
+            continue
+        m = REPLAY_LINE.match(line)
+        if m and case is not None and m.group(1) == name:
+            out[case] = (int(m.group(2)), m.group(3))
+    return out
+
+
+def score(results, target, sampled=None):
+    """The promises of one implementation: per promise kept, broken, the
+    results not reached, the sampled ones, and the distinct root causes
+    (signatures) that break it; per family the bytes promise."""
+    sampled = sampled or {}
+    mine = applicable(target)
+    P = {p: {"kept": 0, "broken": 0, "unreached": 0, "sampled": 0, "root_causes": set(), "applies": p in mine}
+         for p in PROMISES}
+    F = {f: {"kept": 0, "broken": 0} for f in FAMILIES}
+
+    def sampled_outcome(r, broken):
+        """What the replay of a masked result's case shows: its bytes, its
+        return with a buffer the output fits in (one size of the every-size
+        promise), and that it did not die."""
+        got = sampled.get(r.get("case"))
+        want = _expected_bytes(r.get("expected"))
+        if got is None or want is None:
+            return {}
+        out = {"bytes": r.get("kind") == "impl" or got[1] == want, "no-crash": True}
+        for p in ("c99-return", "scn-return"):
+            if p in mine and p != broken and r.get("kind") != "impl":
+                out[p] = got[0] == quoted_len(want)
+        return out
+
+    for r in results:
+        st = r.get("status")
+        if st not in ("pass", "fail"):
+            continue
+        outcome = {}
+        if st == "pass":
+            outcome = {p: True for p in mine}
+        else:
+            broken = promise_of(r.get("oracle"))
+            if broken not in mine:  # a wrapper's family failing: its C99 return
+                broken = "c99-return" if "c99-return" in mine else "bytes"
+            outcome[broken] = False
+            P[broken]["root_causes"].add(r.get("signature") or r.get("oracle"))
+            if r.get("oracle") in AFTER_SIZES:
+                outcome.update({p: True for p in mine if p != broken})
+            elif broken not in ("bytes", "no-crash"):
+                for p, ok in sampled_outcome(r, broken).items():
+                    outcome[p] = ok
+                    P[p]["sampled"] += 1
+                    if not ok:
+                        P[p]["root_causes"].add(f"sampled: {TITLES[p]} differs")
+        for p in mine:
+            if p not in outcome:
+                P[p]["unreached"] += 1
+            else:
+                P[p]["kept" if outcome[p] else "broken"] += 1
+        if "bytes" in outcome:
+            for f in families(r):
+                F[f]["kept" if outcome["bytes"] else "broken"] += 1
+    for p in P.values():
+        p["root_causes"] = sorted(x for x in p["root_causes"] if x)
+    return {"promises": P, "families": F}
+
+
+def load_results(path, name):
+    out = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                try:
+                    r = json.loads(line)
+                except ValueError:
+                    continue
+                if "status" in r and r.get("target") == name:
+                    out.append(r)
+    except OSError:
+        pass
+    return out
+
+
+def measure(sub, target, results_path):
+    """Scores one implementation's conformance results, with its masked
+    bytes sampled, into sub/promises.json (the matrix's report reads it)."""
+    name = target["name"]
+    results = load_results(results_path, name)
+    sample = sample_cases(results)
+    sampled = {}
+    if sample and not str(target.get("where") or "").startswith("executor"):  # not replayable
+        sampled = replay_bytes(name, target.get("dialect") or "iso", sample, sub)
+    scored = score(results, target, sampled)
+    scored["masked"] = len(masked(results))
+    scored["sample"] = len(sampled)
+    (sub / "promises.json").write_text(json.dumps(scored, indent=1) + "\n", encoding="utf-8")
+    return scored
+
+
+def share(kept, broken):
+    n = kept + broken
+    return f"{100.0 * kept / n:.1f}%" if n else "-"
+
+
+def promise_cell(p, anchor):
+    if not p.get("applies", True):
+        return "n/a"
+    n = p["kept"] + p["broken"]
+    if not n:
+        return "-"
+    rcs = len(p["root_causes"])
+    rc = f" ([{rcs} rc](#{anchor}))" if rcs else ""
+    note = f" ({p['sampled']} sampled)" if p.get("sampled") else ""
+    return f"{share(p['kept'], p['broken'])} of {n:,}{note}{rc}"
+
+
+def family_cell(f):
+    n = f["kept"] + f["broken"]
+    return f"{share(f['kept'], f['broken'])} of {n:,}" if n else "-"
