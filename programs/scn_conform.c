@@ -1,7 +1,7 @@
 /* scn-conform: the conformance runner.
  *
  *   scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...
- *               [--edge-sizes] [--every-size] [--fail-only] [--no-catch]
+ *               [--edge-sizes] [--every-size | --every-size-up-to N] [--fail-only] [--no-catch]
  *               [--call-limit SECONDS] [--no-isolate] [--until-new BASELINE] [--mutant-reach]
  *               FILE.tsv[:LINE]...
  *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
@@ -493,7 +493,8 @@ static void on_death(const char *oracle, const char *klass, const char *detail)
 static void usage(void)
 {
     fprintf(stderr, "usage: scn-conform [--target NAME]... [--exec PATH [--exec-name NAME]] [--category C]...\n"
-                    "                   [--edge-sizes] [--every-size] [--fail-only] [--no-catch]\n"
+                    "                   [--edge-sizes] [--every-size | --every-size-up-to N] [--fail-only]\n"
+                    "                   [--no-catch]\n"
                     "                   [--call-limit SECONDS] [--no-isolate] [--until-new BASELINE]\n"
                     "                   [--mutant-reach] FILE.tsv[:LINE]...\n"
                     "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
@@ -601,6 +602,18 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--every-size")) {
             /* every size 0..len+1 also for long outputs (slow for long floats) */
             scn_oracle_set_all_sizes_max(SIZE_MAX);
+        } else if (!strcmp(a, "--every-size-up-to")) {
+            /* every size for outputs of up to N bytes; a longer one at its
+             * first and last sizes and evenly between (oracle.c): checking
+             * each of a 32 KiB output's sizes costs its length squared */
+            char *end;
+            if (i + 1 >= argc) usage();
+            unsigned long long n = strtoull(argv[++i], &end, 10);
+            if (*end || end == argv[i]) {
+                fprintf(stderr, "scn-conform: --every-size-up-to %s: expected a number of bytes\n", argv[i]);
+                return 2;
+            }
+            scn_oracle_set_all_sizes_max((size_t)n + 2);
         } else if (!strcmp(a, "--no-catch")) {
             catch = 0;
         } else if (!strcmp(a, "--no-isolate")) {
