@@ -246,6 +246,11 @@ def test_a_corpus_hang_kills_only_when_the_mutant_alone_hangs(tmp_path, monkeypa
     (tmp_path / "says.tsv").write_text(f"7\t-\t{mutate_run_hang}\n0\t-\t{mutate_run_hang}\n")
     why = mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', env7, env0)
     assert why and "unmodified musl hangs" in why
+    # a crash of the mutant alone (a sanitizer's report, slow to write under load, was a hang to
+    # scn-conform) is its doing too
+    crash = _rec(oracle="crash", signature="crash:%d:musl:crash", targets=["musl"])
+    (tmp_path / "says.tsv").write_text(f"7\t-\t{crash}\n")
+    assert mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', env7, env0) is None
 
 
 def test_picolibc_long_double_cases_are_left_out(tmp_path):

@@ -296,11 +296,13 @@ HANG_CHECK_S = 10  # a confirmed hang: the mutant's call still running after thi
 
 
 def confirm_hang(stopper, replays, target, case, env, original_env):
-    """None when the case hangs target alone under env (the mutant, replays[0])
-    and does not under original_env (the unmodified target, replays[1]); else
-    why it is not the mutant's hang. scn-conform's limit is 1 s per call on a
-    shared machine, and a case the case model itself is slow on hangs every
-    target alike."""
+    """None when the case kills target alone under env (the mutant,
+    replays[0]: a hang, or a crash: a sanitizer's report, which under load can
+    take longer than scn-conform's 1-s call limit to write, is seen there as a
+    hang) and does not under original_env (the unmodified target,
+    replays[1]); else why it is not the mutant's doing. scn-conform's limit is
+    1 s per call on a shared machine, and a case the case model itself is slow
+    on hangs every target alike."""
     dialect = "kernel" if target in ("kernel", "ref-kernel") else "iso"
 
     def hangs(replay, e):
@@ -315,15 +317,15 @@ def confirm_hang(stopper, replays, target, case, env, original_env):
                     r = json.loads(raw)
                 except ValueError:
                     continue
-                if r.get("oracle") == "hang" and target in (r.get("targets") or ()):
+                if r.get("oracle") in ("hang", "crash") and target in (r.get("targets") or ()):
                     return True
         return False
     if not case:
         return "no case to replay"
     if not hangs(replays[0], env):
-        return f"the mutant's {target} returns within {HANG_CHECK_S} s alone"
+        return f"the mutant's {target} returns within {HANG_CHECK_S} s alone, and does not die"
     if hangs(replays[1], original_env):
-        return f"the unmodified {target} hangs on it too"
+        return f"the unmodified {target} hangs or dies on it too"
     return None
 
 
