@@ -1,24 +1,18 @@
-/* scn-certify: phase fuzz: a coverage-guided differential campaign against
- * the reference of the dialect. */
+/* scn-certify: phase fuzz: a libFuzzer campaign, differential against the
+ * reference of the dialect. */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cert_state.h"
 #include "differential.h"
 #include "step.h"
 
 /* ------------------------------------------------------------ fuzz */
-
-static uint64_t rnd(void)
-{
-    cert_sh->rng ^= cert_sh->rng << 13;
-    cert_sh->rng ^= cert_sh->rng >> 7;
-    cert_sh->rng ^= cert_sh->rng << 17;
-    return cert_sh->rng;
-}
 
 static void fuzz_finding(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *c,
                          const char *detail, long size, int with_size)
@@ -149,49 +143,100 @@ static void fuzz_one(struct scn_case *c)
     }
 }
 
-static void mutate(uint8_t *d, size_t *n)
-{
-    int k = 1 + (int)(rnd() % 4);
-    while (k--) {
-        switch (rnd() % 5) {
-        case 0: if (*n) d[rnd() % *n] ^= (uint8_t)(1u << (rnd() % 8)); break;
-        case 1: if (*n) d[rnd() % *n] = (uint8_t)rnd(); break;
-        case 2: if (*n < MAXIN) { size_t p = rnd() % (*n + 1); memmove(d + p + 1, d + p, *n - p); d[p] = (uint8_t)rnd(); (*n)++; } break;
-        case 3: if (*n > 1) { size_t p = rnd() % *n; memmove(d + p, d + p + 1, *n - p - 1); (*n)--; } break;
-        case 4: if (cert_sh->ncorp) { size_t o = rnd() % cert_sh->ncorp, p = rnd() % (*n + 1), q = rnd() % (cert_sh->corp_len[o] + 1);
-                    size_t m = cert_sh->corp_len[o] - q; if (p + m > MAXIN) m = MAXIN - p; memcpy(d + p, cert_sh->corp[o] + q, m);
-                    if (p + m > *n) *n = p + m; } break;
-        }
-    }
-}
+/* ------------------------------------------------------------ the engine
+ *
+ * libFuzzer (LLVMFuzzerRunDriver) runs the campaign inside the worker: its
+ * inputs are scn_case_from_bytes' bytes (the shared decoder; the shipped
+ * fuzzers' seeds without their control byte), its feedback the inline
+ * 8-bit counters of the vendored code and its comparisons (-use_cmp, value
+ * profile: strcmp's operands through the sanitizer's interceptor), which
+ * solve a compare a blind generator does not pass. The supervisor's limits
+ * stay the only ones: libFuzzer's timeout, memory limits, signal handlers
+ * and leak check are off. Its corpus directory survives a worker restart. */
+int LLVMFuzzerRunDriver(int *argc, char ***argv, int (*cb)(const uint8_t *, size_t));
+extern void __sanitizer_set_death_callback(void (*cb)(void)) __attribute__((weak));
 
 unsigned cert_fuzz_decode_flags;
+unsigned long long cert_fuzz_seed = 1;
+const char *cert_fuzz_corpus, *cert_fuzz_log, *cert_fuzz_dict;
+
+static int engine_fd = -1, capture_fd = -1; /* libFuzzer's own output; the function's stderr */
+
+/* exit() from the function: libFuzzer's exit hook would turn its status
+ * into its own error code (and print on stderr); this one, registered
+ * after it, runs first and keeps the function's status. */
+static void keep_exit_status(int status, void *arg)
+{
+    (void)arg;
+    if (cert_sh->in_call) _exit(status);
+}
+
+static void take_over_from_engine(void)
+{
+    if (__sanitizer_set_death_callback) __sanitizer_set_death_callback(cert_on_death);
+    on_exit(keep_exit_status, NULL);
+}
+
+static int one_input(const uint8_t *data, size_t n)
+{
+    static struct scn_case c;
+    static int first = 1;
+    if (first) {
+        first = 0;
+        take_over_from_engine();
+    }
+    if (cert_now_ns() >= cert_sh->deadline) {
+        cert_sh->done = 1;
+        _exit(0);
+    }
+    dup2(capture_fd, 2); /* what the function prints goes where it is watched */
+    scn_case_from_bytes(data, n, &c, cert_dialect, cert_fuzz_decode_flags);
+    cert_sh->execs++; /* counted before it runs: a case that kills the worker was executed */
+    fuzz_one(&c);
+    cert_cov_collect();
+    dup2(engine_fd, 2);
+    return 0;
+}
 
 static void fuzz_body(void)
 {
-    static struct scn_case c;
-    uint8_t in[MAXIN];
-    cert_cov_on = 1;
-    while (cert_now_ns() < cert_sh->deadline) {
-        size_t n;
-        if (cert_sh->ncorp && rnd() % 8) {
-            size_t o = rnd() % cert_sh->ncorp;
-            n = cert_sh->corp_len[o];
-            memcpy(in, cert_sh->corp[o], n);
-            mutate(in, &n);
-        } else {
-            n = 1 + rnd() % 96;
-            for (size_t i = 0; i < n; i++) in[i] = (uint8_t)rnd();
-        }
-        scn_case_from_bytes(in, n, &c, cert_dialect, cert_fuzz_decode_flags);
-        cert_cov_new = 0;
-        cert_sh->execs++; /* counted before it runs: a case that kills the worker was executed */
-        fuzz_one(&c);
-        if (cert_cov_new && cert_sh->ncorp < MAXCORP) {
-            memcpy(cert_sh->corp[cert_sh->ncorp], in, n);
-            cert_sh->corp_len[cert_sh->ncorp++] = n;
-        }
+    char a[8][64];
+    uint64_t now = cert_now_ns();
+    double left = now < cert_sh->deadline ? (double)(cert_sh->deadline - now) / 1e9 : 0;
+    /* libFuzzer's own time limit is a backstop: the worker ends at the
+     * campaign's deadline (one_input), so that it says it is done */
+    snprintf(a[0], sizeof a[0], "-max_total_time=%lld", (long long)left + 30);
+    snprintf(a[1], sizeof a[1], "-seed=%llu", cert_fuzz_seed + cert_sh->execs);
+    snprintf(a[2], sizeof a[2], "-max_len=%d", MAXIN);
+    char *argv[40] = { "scn-certify", a[0], a[1], a[2], "-use_value_profile=1", "-use_cmp=1", "-timeout=0",
+                       "-rss_limit_mb=0", "-malloc_limit_mb=0", "-detect_leaks=0", "-handle_segv=0",
+                       "-handle_bus=0", "-handle_abrt=0", "-handle_ill=0", "-handle_fpe=0", "-handle_int=0",
+                       "-handle_term=0", "-handle_xfsz=0", "-handle_usr1=0", "-handle_usr2=0",
+                       "-print_final_stats=0", "-reload=0" };
+    int argc = 22;
+    static char artifacts[4200], dict[4200];
+    if (cert_fuzz_dict) {
+        snprintf(dict, sizeof dict, "-dict=%s", cert_fuzz_dict);
+        argv[argc++] = dict;
     }
+    if (cert_fuzz_corpus) {
+        snprintf(artifacts, sizeof artifacts, "-artifact_prefix=%s/../", cert_fuzz_corpus);
+        argv[argc++] = artifacts;
+        argv[argc++] = (char *)cert_fuzz_corpus;
+    }
+    argv[argc] = NULL;
+    char **av = argv;
+    capture_fd = fcntl(2, F_DUPFD_CLOEXEC, 100);
+    engine_fd = open(cert_fuzz_log ? cert_fuzz_log : "/dev/null", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (capture_fd < 0 || engine_fd < 0) {
+        cert_send_error("fuzz: cannot set up libFuzzer's output");
+        _exit(EXIT_SETUP);
+    }
+    dup2(engine_fd, 2);
+    cert_cov_on = 1;
+    LLVMFuzzerRunDriver(&argc, &av, one_input);
+    /* libFuzzer ended on its own (it exits itself after its time) */
+    dup2(capture_fd, 2);
 }
 
 void cert_fuzz_body_arg(void *arg)

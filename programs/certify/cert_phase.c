@@ -1,6 +1,7 @@
 /* scn-certify: one phase run to its end: workers restarted after each fatal
  * case, the fault budget, the end record. */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +9,19 @@
 
 #define MAX_DEATHS 200       /* fatal cases in one phase before it stops (each costs a new process) */
 
-static double fault_seconds; /* spent on fatal cases: their timeouts and reductions */
+static double fault_seconds;
+
+/* fuzz: the inputs libFuzzer kept in the campaign's corpus directory */
+static long long corpus_size(void)
+{
+    DIR *d = cert_fuzz_corpus ? opendir(cert_fuzz_corpus) : NULL;
+    long long n = 0;
+    if (!d) return 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.') n++;
+    closedir(d);
+    return n;
+} /* spent on fatal cases: their timeouts and reductions */
 
 /* Runs one phase to its end: workers restarted after each fatal case. */
 int cert_run_phase(void (*body)(void *), long planned, uint64_t deadline, int fuzz)
@@ -76,7 +89,7 @@ int cert_run_phase(void (*body)(void *), long planned, uint64_t deadline, int fu
         cert_jnum("executions", (long long)cert_sh->execs);
         cert_jnum("coverage_edges", (long long)cert_sh->cov_hit);
         cert_jnum("coverage_total", (long long)cert_cov_total);
-        cert_jnum("corpus", (long long)cert_sh->ncorp);
+        cert_jnum("corpus", corpus_size());
         cert_jnum("findings", (long long)cert_sh->n_findings);
         cert_jnum("bugs", (long long)cert_sh->n_bug);
         cert_jnum("implementation_defined", (long long)cert_sh->n_impl);

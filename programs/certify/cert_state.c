@@ -29,25 +29,29 @@ void cert_set_limits(size_t out_len)
 /* ------------------------------------------------------------ coverage */
 
 uint32_t cert_cov_total;
-int cert_cov_on; /* only the fuzz worker's executions feed the corpus */
-int cert_cov_new;
+int cert_cov_on; /* only the fuzz worker's executions count */
 
-void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop);
-void __sanitizer_cov_trace_pc_guard(uint32_t *guard);
-void __sanitizer_cov_trace_pc_guard_init(uint32_t *start, uint32_t *stop)
+/* The vendored code is compiled with libFuzzer's instrumentation
+ * (-fsanitize=fuzzer-no-link): one 8-bit counter per edge, in the section
+ * the linker brackets with these symbols (none: no vendored source, only a
+ * library). libFuzzer clears the counters before each input. */
+extern uint8_t __start___sancov_cntrs[] __attribute__((weak));
+extern uint8_t __stop___sancov_cntrs[] __attribute__((weak));
+
+__attribute__((constructor)) static void cov_count(void)
 {
-    if (start == stop || *start) return;
-    for (uint32_t *x = start; x < stop; x++) *x = ++cert_cov_total;
+    if (__start___sancov_cntrs && __stop___sancov_cntrs > __start___sancov_cntrs)
+        cert_cov_total = (uint32_t)(__stop___sancov_cntrs - __start___sancov_cntrs);
 }
-/* The guard holds the edge's index until its first hit in this process;
- * the shared map says whether any worker of the campaign reached it. */
-void __sanitizer_cov_trace_pc_guard(uint32_t *guard)
+
+/* After an input: the edges it reached join the campaign's map in shared
+ * memory (which any worker of the campaign reached). */
+void cert_cov_collect(void)
 {
-    uint32_t i = *guard;
-    if (!i) return;
-    *guard = 0;
-    if (!cert_cov_on || !cert_sh || cert_sh->cov[i]) return;
-    cert_sh->cov[i] = 1;
-    cert_sh->cov_hit++;
-    cert_cov_new = 1;
+    if (!cert_cov_on || !cert_sh) return;
+    for (uint32_t i = 0; i < cert_cov_total; i++)
+        if (__start___sancov_cntrs[i] && !cert_sh->cov[i]) {
+            cert_sh->cov[i] = 1;
+            cert_sh->cov_hit++;
+        }
 }

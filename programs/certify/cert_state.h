@@ -32,8 +32,7 @@ enum { EXIT_RESTART = 117, EXIT_FORK = 118, EXIT_SAN = 119, EXIT_SETUP = 2 };
 
 #define BIG 65536
 #define CASE_TEXT_MAX (1 << 17)
-#define MAXIN 256
-#define MAXCORP 2048
+#define MAXIN 512     /* fuzz: libFuzzer's -max_len */
 #define SEEN_SLOTS 16384
 #define REDUCE_SECONDS 10.0  /* one fatal finding's reduction, at most */
 
@@ -62,11 +61,7 @@ struct cert_shared {
     volatile long next;             /* conform/retval: the next index to run */
     /* fuzz: the campaign, kept across worker restarts */
     uint64_t deadline;
-    uint64_t rng;
     unsigned long execs, n_bug, n_impl, n_findings;
-    size_t ncorp;
-    size_t corp_len[MAXCORP];
-    uint8_t corp[MAXCORP][MAXIN];
     size_t cov_hit;
     uint64_t seen[SEEN_SLOTS];
     unsigned char cov[];            /* one byte per edge of the vendored code */
@@ -80,7 +75,8 @@ extern double cert_opt_call_limit, cert_opt_fault_budget;
 extern const char *cert_opt_allow_as, *cert_opt_categories, *cert_opt_sanlog;
 extern const char *cert_phase;
 extern uint32_t cert_cov_total;
-extern int cert_cov_on, cert_cov_new;
+extern int cert_cov_on;
+void cert_cov_collect(void);
 uint64_t cert_now_ns(void); /* the one clock (scn_now_ns, core/supervise) */
 void cert_set_limits(size_t out_len);
 
@@ -160,6 +156,8 @@ void cert_conform_body(void *arg);
 long cert_retval_count(void);
 void cert_retval_body(void *arg);
 extern unsigned cert_fuzz_decode_flags;
+extern unsigned long long cert_fuzz_seed;
+extern const char *cert_fuzz_corpus, *cert_fuzz_log, *cert_fuzz_dict;
 void cert_fuzz_body_arg(void *arg);
 
 /* ---- cert_supervisor.c */

@@ -14,6 +14,9 @@
  *   --fault-budget S    time fatal cases may cost (timeouts, their reductions) (30 s)
  *   --phase-limit S     wall-time limit of conform/retval (600 s)
  *   --sanitizer-log P   where ASAN_OPTIONS/UBSAN_OPTIONS log_path writes (P.<pid>)
+ *   --corpus DIR        fuzz: libFuzzer's corpus directory (seeds in, new inputs out)
+ *   --fuzzer-log PATH   fuzz: where libFuzzer's own messages go (default /dev/null)
+ *   --dict PATH         fuzz: a libFuzzer dictionary (the runner's: the vendored code's strings)
  *
  * Two processes, so that nothing the function does can stop the phase or
  * lie about it:
@@ -26,8 +29,9 @@
  *                   probes, then starts a new worker at the next case.
  *   the worker      runs the cases and writes one result line per case (or
  *                   per finding, fuzz). Its state that must survive a
- *                   restart (where it is, the fuzzing corpus, coverage,
- *                   finding keys) lives in shared memory.
+ *                   restart (where it is, coverage, finding keys) lives in
+ *                   shared memory; the fuzzing corpus in libFuzzer's
+ *                   directory (--corpus).
  *
  * Protocol (one JSON object per line, on its own descriptor, never stdout):
  *   {"plan":{"phase":P,"cases":N}}                        first (fuzz: "seconds")
@@ -77,7 +81,8 @@ static double opt_phase_limit = 600.0;
 static void usage(void)
 {
     fprintf(stderr, "usage: scn-certify [--fd N] [--categories LIST] [--allow-as TARGET] [--call-limit S]\n"
-                    "       [--fault-budget S] [--phase-limit S] [--sanitizer-log PREFIX]\n"
+                    "       [--fault-budget S] [--phase-limit S] [--sanitizer-log PREFIX] [--corpus DIR] [--fuzzer-log PATH]\n"
+                    "       [--dict PATH]\n"
                     "       conform FILE.tsv... | retval | fuzz SECONDS SEED [DECODE_FLAGS]\n");
 }
 
@@ -105,6 +110,9 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--fault-budget")) cert_opt_fault_budget = atof(v);
         else if (!strcmp(o, "--phase-limit")) opt_phase_limit = atof(v);
         else if (!strcmp(o, "--sanitizer-log")) cert_opt_sanlog = v;
+        else if (!strcmp(o, "--corpus")) cert_fuzz_corpus = v;
+        else if (!strcmp(o, "--fuzzer-log")) cert_fuzz_log = v;
+        else if (!strcmp(o, "--dict")) cert_fuzz_dict = v;
         else {
             usage();
             return EXIT_SETUP;
@@ -180,7 +188,7 @@ int main(int argc, char **argv)
             usage();
             return EXIT_SETUP;
         }
-        cert_sh->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+        cert_fuzz_seed = seed ? seed : 1;
         cert_sh->deadline = t0 + (uint64_t)(secs * 1e9);
         cert_begin();
         cert_jopen("plan");

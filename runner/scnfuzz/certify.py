@@ -18,6 +18,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import selectors
 import shlex
 import signal
@@ -32,6 +33,8 @@ from .runs import Run, utc_iso
 ROOT = build.ROOT
 CC = os.environ.get("SCN_CERTIFY_CC", "clang-14")
 SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
+# the vendored code's instrumentation for libFuzzer: edge counters and comparisons
+FUZZ_COV = ["-fsanitize=fuzzer-no-link"]
 BASE = ["-O1", "-g", "-Wall", "-Wextra", "-Werror"]
 KINDS = {"vsnprintf": 0, "snprintf": 1, "vscnprintf": 2, "scnprintf": 3}
 TRUNC_ORACLES = {"c99.ret-full-length", "c99.prefix", "nul-terminated", "size0-untouched", "overrun",
@@ -243,19 +246,98 @@ def build_driver(args, dialect, wd):
         raise UsageError(f"--function {args.function!r} is not a C identifier")
     (wd / "adapter.c").write_text(adapter_source(args.function, args.kind, dialect, args.target))
     user = shlex.split(args.cflags) + [f"-I{os.path.abspath(i)}" for i in args.include]
-    cov = ["-fsanitize-coverage=trace-pc-guard"]
+    cov = FUZZ_COV
     uobjs = []
     for i, s in enumerate(args.source):
         o = wd / f"src{i}.o"
         _compile([CC, "-g", "-O1"] + SAN + cov + user + ["-c", os.path.abspath(s), "-o", str(o)], wd)
         uobjs.append(o)
-    _compile([CC, "-std=gnu11"] + BASE + [f"-I{ROOT / 'core/targets'}", f"-I{ROOT / 'core/case'}", "-c",
-                                          str(wd / "adapter.c"), "-o", str(wd / "adapter.o")], wd)
+    # a library alone has no instrumented edge: the adapter's give libFuzzer its first input
+    _compile([CC, "-std=gnu11"] + BASE + ([] if uobjs else FUZZ_COV) +
+             [f"-I{ROOT / 'core/targets'}", f"-I{ROOT / 'core/case'}", "-c",
+              str(wd / "adapter.c"), "-o", str(wd / "adapter.o")], wd)
     exe = wd / "scn-certify"
     _compile([CC] + SAN + [str(o) for o in uobjs] + [str(wd / "adapter.o")] + [str(o) for o in objs]
-             + shlex.split(args.ldflags) + ["-lm", "-o", str(exe)], wd)
+             + shlex.split(args.ldflags) + [_fuzzer_runtime(), "-lstdc++", "-lm", "-o", str(exe)], wd)
     return exe, {"compiler": _cc_version(), "cflags": " ".join(["-g", "-O1"] + SAN + cov + user),
                  "ldflags": args.ldflags}
+
+
+def _fuzzer_runtime():
+    """libFuzzer without its main(): the driver's fuzz worker runs it
+    (LLVMFuzzerRunDriver, programs/certify/cert_fuzz.c)."""
+    p = subprocess.run([CC, "--print-runtime-dir"], capture_output=True, text=True)
+    lib = pathlib.Path(p.stdout.strip()) / "libclang_rt.fuzzer_no_main-x86_64.a"
+    if p.returncode or not lib.is_file():
+        raise SetupError(f"{CC} has no libFuzzer runtime ({lib}): certification's campaign needs it")
+    return str(lib)
+
+
+def fuzz_seeds(dialect, corpus_dir):
+    """The campaign starts from the shipped differential fuzzer's seeds of the
+    dialect (corpus/fuzz/fuzz_iso_diff or fuzz_kernel_diff), without their
+    control byte (fuzz/fuzz_core.h): what is left is scn_case_from_bytes'
+    input, the driver's."""
+    src = ROOT / "corpus" / "fuzz" / ("fuzz_kernel_diff" if dialect == "kernel" else "fuzz_iso_diff")
+    corpus_dir.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for f in sorted(src.glob("*")) if src.is_dir() else []:
+        data = f.read_bytes()
+        if f.is_file() and len(data) > 1:
+            (corpus_dir / f"seed-{f.name}").write_bytes(data[1:])
+            n += 1
+    return n
+
+
+_C_STRING = re.compile(r'"((?:[^"\\\n]|\\.)*)"')
+_C_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, '"': 34, "'": 39, "?": 63}
+_CONVERSION = re.compile(r"%[-+ #0-9.*$hlLjztqwf]*[a-zA-Z%]")
+
+
+def _c_unescape(body):
+    out, i = bytearray(), 0
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\" or i + 1 == len(body):
+            out += ch.encode()
+            i += 1
+            continue
+        e = body[i + 1]
+        m = re.match(r"x([0-9a-fA-F]{1,2})|([0-7]{1,3})", body[i + 1:])
+        if m:
+            out.append(int(m.group(1), 16) if m.group(1) else int(m.group(2), 8) & 0xff)
+            i += 1 + len(m.group(0))
+        else:
+            out.append(_C_ESCAPES.get(e, ord(e) & 0xff))
+            i += 2
+    return bytes(out)
+
+
+def fuzz_dictionary(sources, path):
+    """A libFuzzer dictionary of the vendored code's string constants, in
+    the decoder's encoding (core/case/case_decode.c: a literal run is one op
+    byte, (length - 1) below 16, then its bytes): the text between the
+    conversions of each constant, so that a format the code compares with
+    (strcmp) is one insertion away once its conversions are there. Returns
+    the number of entries (0: no file written)."""
+    tokens = set()
+    for src in sources:
+        try:
+            text = pathlib.Path(src).read_text(errors="replace")
+        except OSError:
+            continue
+        for m in _C_STRING.finditer(text):
+            for part in _CONVERSION.split(_c_unescape(m.group(1)).decode("latin-1")):
+                raw = part.encode("latin-1").replace(b"\0", b"")
+                for i in range(0, len(raw), 16):
+                    chunk = raw[i:i + 16]
+                    if chunk:
+                        tokens.add(bytes([len(chunk) - 1]) + chunk)
+    if not tokens:
+        return 0
+    esc = lambda b: "".join(chr(c) if 32 <= c < 127 and c not in (34, 92) else f"\\x{c:02x}" for c in b)
+    path.write_text("".join(f'"{esc(t)}"\n' for t in sorted(tokens)[:2000]))
+    return min(len(tokens), 2000)
 
 
 def _cc_version():
@@ -569,7 +651,11 @@ def certify(args):
             dec |= DEC_NO_WIDE
         if not _in_claim("n", claim):
             dec |= DEC_NO_N
-    fuzz = phase("fuzz", ["fuzz", repr(args.time), str(args.seed), str(dec)], args.time + 30 + slack)
+    fuzz_seeds(dialect, wd / "fuzz-corpus")
+    engine = ["--corpus", str(wd / "fuzz-corpus"), "--fuzzer-log", str(wd / "fuzz.libfuzzer.log")]
+    if fuzz_dictionary(args.source, wd / "fuzz.dict"):
+        engine += ["--dict", str(wd / "fuzz.dict")]
+    fuzz = phase("fuzz", engine + ["fuzz", repr(args.time), str(args.seed), str(dec)], args.time + 30 + slack)
     phases = [conf, retv, fuzz]
 
     # what each phase found
