@@ -163,7 +163,8 @@ def test_families_and_quoted_lengths():
     fam = mp.families({"features": ["%s", "%lc", "length l", "positional", "%La"], "category": "x"})
     assert fam == {"wide", "positional"}
     assert mp.families({"features": ["%a", "%x", "length wN"], "category": "kernel.ptr"}) == \
-        {"%a", "ints", "C23", "kernel"}
+        {"%a", "C23", "kernel"}
+    assert mp.families({"features": ["%x", "length hh"], "category": "length.hh"}) == {"ints"}
     assert mp.families({"features": ["%b"], "category": "int.b"}) == {"C23"}
     assert mp.quoted_len('"a\\x00b\\\\\\""') == 5 and mp.quoted_len('""') == 0
 

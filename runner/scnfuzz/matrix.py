@@ -368,7 +368,7 @@ def matrix_markdown(model, level=2, run_dir=None):
          "return* (bytes written, 0 at size 0, at every size; only where the implementation's own entry has "
          "that family, n/a where it is scnfuzz's wrapper), *termination and bounds* (the NUL, no byte written "
          "past the size or before the buffer), *no crash or hang*. A cell is the share of the results that "
-         "keep the promise, of those that reached it, and the distinct root causes that break it (known bugs "
+         "keep the promise, of those that reached it, and the distinct root causes that break it (`N rc`; known bugs "
          "included: a known bug counts against the one promise it breaks). scn-conform stops at a result's "
          "first failure: a result failing a per-size promise does not reach its bytes, which are then "
          "measured on a sample of such results (scn-replay's full output against the expectation; "
@@ -403,7 +403,17 @@ def matrix_markdown(model, level=2, run_dir=None):
 def _html_section(model):
     from .render_html import _cell as html_cell
     cats = model["categories"]
-    H = ['<h2 id="implementations">Implementations x categories</h2><table class="matrix"><thead><tr>'
+    H = ['<h2 id="promises">Implementations x promises</h2><table class="matrix"><thead><tr>'
+         "<th>implementation</th>" + "".join(f"<th>{html_escape(matrix_promises.TITLES[p])}</th>"
+                                             for p in matrix_promises.PROMISES) + "</tr></thead><tbody>"]
+    for im in model["implementations"]:
+        pr = (im.get("promises") or {}).get("promises")
+        cells = [matrix_promises.promise_cell(pr[p], im["name"]).split(" ([")[0] if pr else "-"
+                 for p in matrix_promises.PROMISES]
+        H.append(f"<tr><th>{html_escape(im['name'])}</th>" + "".join(f"<td>{html_escape(c)}</td>" for c in cells)
+                 + "</tr>")
+    H.append("</tbody></table>")
+    H += ['<h2 id="implementations">Implementations x categories</h2><table class="matrix"><thead><tr>'
          "<th>implementation</th><th>certification</th><th>total</th>"
          + "".join(f"<th>{html_escape(c)}</th>" for c in cats) + "</tr></thead><tbody>"]
     for im in model["implementations"]:

@@ -26,8 +26,8 @@ is counted against that promise alone (and named as a root cause there).
 
 Feature families (ints, strings, floats, %a, wide, positional, C23, kernel)
 come from the case's features (scn-conform's "features": "%d", "length hh",
-"positional"), a case counting in each family it uses; their cells are the
-bytes promise's share."""
+"positional"), a case counting in each family it uses (a C23 length or %b
+only in C23); their cells are the bytes promise's share."""
 import json
 import re
 import subprocess
@@ -88,6 +88,8 @@ def families(result):
             fam.add("wide" if "length l" in feats else "strings")
     if str(result.get("category", "")).startswith("kernel"):
         fam.add("kernel")
+    if "C23" in fam:  # %w32d is C23's, not an integer conversion an older printf gets wrong
+        fam.discard("ints")
     return fam
 
 
