@@ -133,14 +133,17 @@ def test_a_size0_failure_breaks_one_promise_and_the_sample_measures_the_bytes():
                   feats=("%f",)),
                _r('"d"', "pass")]
     assert mp.sample_cases(results) == ['"a" @0', '"b"', '"c"']
-    sampled = {'"a" @0': (3, '"abc"'), '"c"': (4, '"xyzz"')}  # "b": not replayed (no answer)
+    sampled = {'"a" @0': ('"abc"', False), '"c"': ('"xyzz"', False)}  # "b": no answer
     P = mp.score(results, C99, sampled)["promises"]
     assert (P["bounds"]["kept"], P["bounds"]["broken"]) == (1, 3)
     assert P["bounds"]["root_causes"] == ["underrun:stb-size0-underrun:stb:known-bug"]
     # the known bug counts against bounds alone: the bytes are right for "a" and "d", wrong for "c"
     assert (P["bytes"]["kept"], P["bytes"]["broken"], P["bytes"]["unreached"], P["bytes"]["sampled"]) == (2, 1, 1, 2)
-    assert (P["c99-return"]["kept"], P["c99-return"]["broken"]) == (2, 1)
+    assert (P["c99-return"]["kept"], P["c99-return"]["unreached"]) == (1, 3)
     assert P["no-crash"]["kept"] == 3 and P["no-crash"]["broken"] == 0
+    # a sampled call that dies breaks no-crash, and says nothing of the bytes
+    P = mp.score(results, C99, {'"b"': (None, True)})["promises"]
+    assert P["no-crash"]["broken"] == 1 and P["bytes"]["sampled"] == 0
     assert not P["scn-return"]["applies"] and mp.promise_cell(P["scn-return"], "stb") == "n/a"
     F = mp.score(results, C99, sampled)["families"]
     assert F["ints"] == {"kept": 2, "broken": 0} and F["floats"] == {"kept": 0, "broken": 1}
@@ -157,6 +160,13 @@ def test_a_bytes_failure_kept_every_size_promise():
     P = mp.score([_r('"a"', "fail", "crash", sig="crash:%d:t:crash"),
                   _r('"b"', "fail", "scn.size0-ret0", sig="s")], C99)["promises"]
     assert P["no-crash"]["broken"] == 1 and P["c99-return"]["broken"] == 1 and P["scn-return"]["broken"] == 0
+
+
+def test_the_sample_runs_the_conformance_binary(monkeypatch):
+    monkeypatch.setenv("SCN_BUILD_DIR", str(build_dir()))
+    conform = find_binary("scn-conform", "programs")
+    got = mp.sample_outputs({"name": "glibc", "where": "in-process"}, ['"[%5d]" int:42', '"%s" str:"x"'], conform)
+    assert got == {'"[%5d]" int:42': ('"[   42]"', False), '"%s" str:"x"': ('"x"', False)}
 
 
 def test_families_and_quoted_lengths():

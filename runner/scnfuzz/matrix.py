@@ -371,7 +371,7 @@ def matrix_markdown(model, level=2, run_dir=None):
          "keep the promise, of those that reached it, and the distinct root causes that break it (`N rc`; known bugs "
          "included: a known bug counts against the one promise it breaks). scn-conform stops at a result's "
          "first failure: a result failing a per-size promise does not reach its bytes, which are then "
-         "measured on a sample of such results (scn-replay's full output against the expectation; "
+         "measured on a sample of such results (`scn-conform --case`: the full output against the expectation; "
          "`sampled` in the cell, runner/scnfuzz/matrix_promises.py).", "",
          f"{h} Implementations x feature families (bytes right)", "", *family_lines(model), "",
          "A case counts in every family it uses (its conversions, length modifiers, n$ form; kernel: the "

@@ -19,8 +19,9 @@ per-size promise (stb's write before the buffer at size 0, the Linux tools'
 -1 at size 0) says nothing of its bytes or of the other sizes: those
 promises are "not reached" and count in no share. The bytes of such results
 are then measured apart: a sample of at most BYTES_SAMPLE of their cases is
-replayed (scn-replay, each case in a child) and the implementation's full
-output compared with the expectation; the bytes cell says how many of its
+run again (`scn-conform --case`, the binary of the conformance run, one
+process per case) and the implementation's full output compared with the
+expectation (a death there breaks no-crash); the cell says how many of its
 results were sampled. A known bug explains only the promise it breaks: it
 is counted against that promise alone (and named as a root cause there).
 
@@ -29,10 +30,12 @@ come from the case's features (scn-conform's "features": "%d", "length hh",
 "positional"), a case counting in each family it uses (a C23 length or %b
 only in C23); their cells are the bytes promise's share."""
 import json
+import pathlib
 import re
 import subprocess
 
 from . import build
+from .tree import ROOT
 
 PROMISES = ("bytes", "c99-return", "scn-return", "bounds", "no-crash")
 TITLES = {"bytes": "bytes", "c99-return": "C99 return", "scn-return": "scnprintf return",
@@ -48,7 +51,7 @@ ORACLE_PROMISE = {
 }
 # compared after every size's oracles passed: a failure here kept the per-size promises
 AFTER_SIZES = {"expect.output", "expect.n", "expect.err"}
-BYTES_SAMPLE = 300
+BYTES_SAMPLE = 120
 FAMILIES = ("ints", "strings", "floats", "%a", "wide", "positional", "C23", "kernel")
 
 
@@ -112,7 +115,7 @@ def quoted_len(q):
 
 def masked(results):
     """The results whose bytes their first failure hides: a per-size promise
-    failed (not a death: the replay would die the same way)."""
+    failed (not a death: its sampled call would die the same way)."""
     return [r for r in results if r.get("status") == "fail" and r.get("oracle") not in AFTER_SIZES
             and promise_of(r.get("oracle")) != "bytes" and promise_of(r.get("oracle")) != "no-crash"]
 
@@ -127,27 +130,38 @@ def sample_cases(results, limit=BYTES_SAMPLE):
     return [cases[int(i * step)] for i in range(limit)]
 
 
-REPLAY_LINE = re.compile(r'^  (\S+)\s+ret=(-?\d+)\s+(".*")\s*$')
+def _exec_args(target):
+    """scn-conform's options for an executor libc ("executor (PATH)")."""
+    m = re.match(r"executor \((.+)\)$", str(target.get("where") or ""))
+    if not m:
+        return None
+    path = pathlib.Path(m.group(1))
+    return ["--exec", str(path if path.is_absolute() else ROOT / path), "--exec-name", target["name"]]
 
 
-def replay_bytes(name, dialect, cases, workdir):
-    """{case: (ret, quoted bytes)} of the implementation's full output, by
-    scn-replay (each case in a child: a death is that case's alone)."""
-    if not cases:
-        return {}
-    path = workdir / "promises-sample.txt"
-    path.write_text("".join(c + "\n" for c in cases), encoding="utf-8")
-    ref = "ref-kernel" if dialect == "kernel" else "ref"
-    cmd = [str(build.tool("scn-replay")), "--dialect", dialect, "--target", ref, "--target", name, str(path)]
-    p = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=3600)
-    out, case = {}, None
-    for line in p.stdout.splitlines():
-        if line.startswith("case "):
-            case = line[5:].rsplit("  [", 1)[0]
+def sample_outputs(target, cases, conform=None):
+    """{case: (full output quoted, or None; died)} of the implementation, from
+    `scn-conform --case` (the binary the conformance run used), one process
+    per case so that a death is that case's alone."""
+    conform = str(conform or build.tool("scn-conform"))
+    ex = _exec_args(target)
+    who = ex if ex else ["--target", target["name"]]
+    out = {}
+    for case in cases:
+        try:
+            p = subprocess.run([conform, *who, "--case", case], capture_output=True, text=True,
+                               errors="replace", timeout=60)
+        except subprocess.TimeoutExpired:
+            out[case] = (None, True)
             continue
-        m = REPLAY_LINE.match(line)
-        if m and case is not None and m.group(1) == name:
-            out[case] = (int(m.group(2)), m.group(3))
+        for line in p.stdout.splitlines():
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            if r.get("target") == target["name"]:
+                died = (r.get("finding") or {}).get("oracle") in ("crash", "hang")
+                out[case] = (r.get("actual"), died)
     return out
 
 
@@ -162,18 +176,18 @@ def score(results, target, sampled=None):
     F = {f: {"kept": 0, "broken": 0} for f in FAMILIES}
 
     def sampled_outcome(r, broken):
-        """What the replay of a masked result's case shows: its bytes, its
-        return with a buffer the output fits in (one size of the every-size
-        promise), and that it did not die."""
+        """What the sampled call of a masked result's case shows: its full
+        output, and whether it died."""
         got = sampled.get(r.get("case"))
         want = _expected_bytes(r.get("expected"))
         if got is None or want is None:
             return {}
-        out = {"bytes": r.get("kind") == "impl" or got[1] == want, "no-crash": True}
-        for p in ("c99-return", "scn-return"):
-            if p in mine and p != broken and r.get("kind") != "impl":
-                out[p] = got[0] == quoted_len(want)
-        return out
+        actual, died = got
+        if died:
+            return {"no-crash": False}
+        if actual is None:
+            return {}
+        return {"bytes": r.get("kind") == "impl" or actual == want, "no-crash": True}
 
     for r in results:
         st = r.get("status")
@@ -231,9 +245,8 @@ def measure(sub, target, results_path):
     name = target["name"]
     results = load_results(results_path, name)
     sample = sample_cases(results)
-    sampled = {}
-    if sample and not str(target.get("where") or "").startswith("executor"):  # not replayable
-        sampled = replay_bytes(name, target.get("dialect") or "iso", sample, sub)
+    sampled = sample_outputs(target, sample) if sample else {}
+    (sub / "promises-sample.txt").write_text("".join(c + "\n" for c in sample), encoding="utf-8")
     scored = score(results, target, sampled)
     scored["masked"] = len(masked(results))
     scored["sample"] = len(sampled)
