@@ -141,3 +141,18 @@ def test_refuses_what_has_no_standalone_form(tmp_path):
     if pathlib.Path(build_dir() / "core" / "targets" / "kernel").is_dir():
         p = subprocess.run([exe, "--target", "kernel", '"%pV" mem:VAF("x")'], capture_output=True, text=True)
         assert p.returncode == 2 and "VAF" in p.stderr and p.stdout == ""
+
+
+def test_picolibc_reproducer_against_the_object_built_from_the_fetched_source(tmp_path):
+    """picolibc 1.8.10's tinystdio as the build compiles it from Debian's
+    source (its vsnprintf renamed picolibc_vsnprintf): %#.0o of 0 prints
+    nothing (picolibc-alt-o-zero), %#o of 0 is right."""
+    obj = build_dir() / "core" / "targets" / "picolibc" / "scn_picolibc.o"
+    if not obj.is_file():
+        pytest.skip("the build has no picolibc target (its source is fetched at configure time)")
+    link = ["cc", "-fsanitize=address,undefined", "-o", "reproducer", "reproducer.c", str(obj)]
+    write(tmp_path, ["--target", "picolibc", "--entry", "picolibc_vsnprintf", row("picolibc-alt-o-zero")])
+    r = run(tmp_path, link)
+    assert r.returncode == 1 and 'expected ret 1, buffer "0"' in r.stdout and 'actual   ret 0, buffer ""' in r.stdout
+    write(tmp_path, ["--target", "picolibc", "--entry", "picolibc_vsnprintf", '"[%#o]" uint:0 @0,3,9'])
+    assert run(tmp_path, link).returncode == 0
