@@ -12,24 +12,8 @@
  * extensions (%pp is the pointer; apr_lib.h, apr_vformatter). */
 #include <apr_strings.h>
 
-#include "target.h"
+#include "matrix_adapter.h"
 
-static const char *apr_version_text(void) { return SCN_MATRIX_VERSION; }
-
-static int apr_entry(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    return apr_vsnprintf(buf, size, fmt, ap);
-}
-
-const struct scn_target scn_target_apr = {
-    .name = "apr",
-    .version = apr_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = NULL,
-    .vscnprintf = apr_entry,
-    .where = "in-process",
-    .api = SCN_API_SCN,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "apr_vsnprintf returns the bytes stored, but at size 0 the would-be length "
-                   "(apr_strings.h, apr_snprintf); %p starts APR's extensions (apr_lib.h)",
-};
+SCN_MATRIX_ADAPTER(apr, SCN_MATRIX_VERSION, vscnprintf, apr_vsnprintf, SCN_API_SCN,
+                   "apr_vsnprintf returns the bytes stored, but at size 0 the would-be length "
+                   "(apr_strings.h, apr_snprintf); %p starts APR's extensions (apr_lib.h)");

@@ -9,24 +9,8 @@
  * scnprintf (target.h, SCN_API_SCN). */
 #include <curl/mprintf.h>
 
-#include "target.h"
+#include "matrix_adapter.h"
 
-static const char *curl_version_text(void) { return SCN_MATRIX_VERSION; }
-
-static int curl_entry(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    return curl_mvsnprintf(buf, size, fmt, ap);
-}
-
-const struct scn_target scn_target_curl = {
-    .name = "curl",
-    .version = curl_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = NULL,
-    .vscnprintf = curl_entry,
-    .where = "in-process",
-    .api = SCN_API_SCN,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "curl_mvsnprintf returns the bytes stored, not the would-be length "
-                   "(curl_mprintf(3): \"the number of characters actually printed\")",
-};
+SCN_MATRIX_ADAPTER(curl, SCN_MATRIX_VERSION, vscnprintf, curl_mvsnprintf, SCN_API_SCN,
+                   "curl_mvsnprintf returns the bytes stored, not the would-be length "
+                   "(curl_mprintf(3): \"the number of characters actually printed\")");

@@ -4,6 +4,8 @@
 # Included by core/targets/{picolibc,newlib,uclibc}/CMakeLists.txt.
 #
 #   scn_libc_skip(<name> <why>)         loud WARNING, no target (never silent)
+#   scn_libc_require_tools(<name>)      SCN_LIBC_TOOLS_OK: not off (SCN_WITH_<NAME>), tools found
+#   scn_libc_check_sources(<name> <where> <file>...)  SCN_LIBC_SOURCES_OK: every file exists
 #   scn_libc_objects(<objlib> SOURCES <file>... INCLUDE_DIRS <dir>...)
 #       an OBJECT library compiled against the libc's own headers only
 #       (-nostdinc; the compiler's own stddef.h/stdarg.h/float.h stay), with
@@ -17,18 +19,24 @@
 #       then the STATIC library scn_target_<name> (adapter + that object),
 #       with SCN_LIBC_VERSION="<text>" defined for the adapter.
 include_guard(GLOBAL)
+include(${CMAKE_CURRENT_LIST_DIR}/matrix_target.cmake)  # scn_matrix_package_version
 
 function(scn_libc_skip name why)
   message(WARNING "\n*** ${name} target NOT BUILT: ${why}\n")
 endfunction()
 
-# The tools every one needs; sets SCN_LIBC_TOOLS_OK in the caller.
+# Whether <name> is to be built: not turned off by SCN_WITH_<NAME>=OFF, and
+# the tools every one needs are there; sets SCN_LIBC_TOOLS_OK in the caller.
 macro(scn_libc_require_tools name)
+  string(TOUPPER "${name}" _scn_libc_upper)
   find_program(SCN_LIBC_LD NAMES ld ld.bfd)
   find_program(SCN_LIBC_OBJCOPY NAMES objcopy)
   find_program(SCN_LIBC_NM NAMES nm)
   set(SCN_LIBC_TOOLS_OK TRUE)
-  if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  if(DEFINED SCN_WITH_${_scn_libc_upper} AND NOT SCN_WITH_${_scn_libc_upper})
+    message(STATUS "${name} target: not built (SCN_WITH_${_scn_libc_upper}=OFF)")
+    set(SCN_LIBC_TOOLS_OK FALSE)
+  elseif(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
     scn_libc_skip(${name} "only x86_64 is supported (this is ${CMAKE_SYSTEM_PROCESSOR})")
     set(SCN_LIBC_TOOLS_OK FALSE)
   elseif(NOT SCN_LIBC_LD OR NOT SCN_LIBC_OBJCOPY OR NOT SCN_LIBC_NM)
@@ -36,6 +44,19 @@ macro(scn_libc_require_tools name)
     set(SCN_LIBC_TOOLS_OK FALSE)
   endif()
 endmacro()
+
+# SCN_LIBC_SOURCES_OK in the caller: FALSE, with a loud skip, when one of
+# the files (ARGN) is missing from <where> (the source it was to come from).
+function(scn_libc_check_sources name where)
+  set(SCN_LIBC_SOURCES_OK TRUE PARENT_SCOPE)
+  foreach(f IN LISTS ARGN)
+    if(NOT EXISTS ${f})
+      scn_libc_skip(${name} "${f} is missing from ${where}")
+      set(SCN_LIBC_SOURCES_OK FALSE PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+endfunction()
 
 # The compiler's own header directory (stddef.h, stdarg.h, float.h, limits.h
 # of the freestanding set): kept under -nostdinc, as the libcs' builds do.

@@ -11,21 +11,10 @@
  * "Space and '#' flags are not implemented" (each a -1 return: "-1 is
  * returned if an error is detected in the format string"), and no %a;
  * "%m" expands to strerror(errno). oracles/known_bugs.tsv lists them. */
-#include "target.h"
+#include "matrix_adapter.h"
 
 extern int pg_vsnprintf(char *str, size_t count, const char *fmt, va_list args);
 
-static const char *pgport_version_text(void) { return SCN_MATRIX_VERSION; }
-
-const struct scn_target scn_target_pgport = {
-    .name = "pgport",
-    .version = pgport_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = pg_vsnprintf,
-    .vscnprintf = NULL,
-    .where = "in-process",
-    .api = SCN_API_C99,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "pg_vsnprintf: C99 would-be length; -1 for %n, %lc/%ls, L, %a and the ' ' and '#' flags "
-                   "(PostgreSQL src/port/snprintf.c, header comment); %m is strerror(errno)",
-};
+SCN_MATRIX_ADAPTER(pgport, SCN_MATRIX_VERSION, vsnprintf, pg_vsnprintf, SCN_API_C99,
+                   "pg_vsnprintf: C99 would-be length; -1 for %n, %lc/%ls, L, %a and the ' ' and '#' flags "
+                   "(PostgreSQL src/port/snprintf.c, header comment); %m is strerror(errno)");

@@ -16,9 +16,7 @@
 
 #include <sqlite3.h>
 
-#include "target.h"
-
-static const char *sqlite_version_text(void) { return SCN_MATRIX_VERSION; }
+#include "matrix_adapter.h"
 
 static int sqlite_entry(char *buf, size_t size, const char *fmt, va_list ap)
 {
@@ -33,15 +31,6 @@ static int sqlite_entry(char *buf, size_t size, const char *fmt, va_list ap)
     return (int)strnlen(sqlite3_vsnprintf(n, buf, fmt, ap), size);
 }
 
-const struct scn_target scn_target_sqlite = {
-    .name = "sqlite",
-    .version = sqlite_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = NULL,
-    .vscnprintf = sqlite_entry,
-    .where = "in-process",
-    .api = SCN_API_POINTER,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "sqlite3_vsnprintf(n, buf, fmt, ap) returns buf, always NUL-terminated when n > 0; "
-                   "adapted: returns strlen(buf) (sqlite.org/c3ref/mprintf.html)",
-};
+SCN_MATRIX_ADAPTER(sqlite, SCN_MATRIX_VERSION, vscnprintf, sqlite_entry, SCN_API_POINTER,
+                   "sqlite3_vsnprintf(n, buf, fmt, ap) returns buf, always NUL-terminated when n > 0; "
+                   "adapted: returns strlen(buf) (sqlite.org/c3ref/mprintf.html)");

@@ -9,24 +9,13 @@
 
 #include <stb/stb_sprintf.h>
 
-#include "target.h"
-
-static const char *stb_version_text(void) { return SCN_MATRIX_VERSION; }
+#include "matrix_adapter.h"
 
 static int stb_entry(char *buf, size_t size, const char *fmt, va_list ap)
 {
     return stbsp_vsnprintf(buf, size > INT_MAX ? INT_MAX : (int)size, fmt, ap);
 }
 
-const struct scn_target scn_target_stb = {
-    .name = "stb",
-    .version = stb_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = stb_entry,
-    .vscnprintf = NULL,
-    .where = "in-process",
-    .api = SCN_API_C99,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "stbsp_vsnprintf: C99 would-be length, int count; insignificant float digits differ "
-                   "from glibc's (stb_sprintf.h, FLOATS/DOUBLES); no n$ positions",
-};
+SCN_MATRIX_ADAPTER(stb, SCN_MATRIX_VERSION, vsnprintf, stb_entry, SCN_API_C99,
+                   "stbsp_vsnprintf: C99 would-be length, int count; insignificant float digits differ "
+                   "from glibc's (stb_sprintf.h, FLOATS/DOUBLES); no n$ positions");

@@ -7,24 +7,8 @@
  * bad format. */
 #include <trio.h>
 
-#include "target.h"
+#include "matrix_adapter.h"
 
-static const char *trio_version_text(void) { return SCN_MATRIX_VERSION; }
-
-static int trio_entry(char *buf, size_t size, const char *fmt, va_list ap)
-{
-    return trio_vsnprintf(buf, size, fmt, ap);
-}
-
-const struct scn_target scn_target_trio = {
-    .name = "trio",
-    .version = trio_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = trio_entry,
-    .vscnprintf = NULL,
-    .where = "in-process",
-    .api = SCN_API_C99,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "trio_vsnprintf: C99 would-be length; a bad format returns a negative trio error code, "
-                   "not -1 (trio.h TRIO_ERROR_RETURN; libtrio-dev html/group___printf.html)",
-};
+SCN_MATRIX_ADAPTER(trio, SCN_MATRIX_VERSION, vsnprintf, trio_vsnprintf, SCN_API_C99,
+                   "trio_vsnprintf: C99 would-be length; a bad format returns a negative trio error code, "
+                   "not -1 (trio.h TRIO_ERROR_RETURN; libtrio-dev html/group___printf.html)");
