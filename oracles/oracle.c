@@ -343,6 +343,73 @@ static int check_one(struct scn_oracle_ctx *x, struct chk *k, const struct scn_t
     return 0;
 }
 
+/* The full output, from the c99 entry with a buffer large enough (for a
+ * target with only the scnprintf family, grown until it is not filled),
+ * copied to x->full; 1 when a finding stops the check there. */
+static int take_full_output(struct scn_oracle_ctx *x, struct chk *k, const struct scn_target *t,
+                            struct scn_case *c, unsigned flags, int scn_only)
+{
+    struct scn_report *r = k->r;
+    int ret = -1, in_guard;
+    char *buf;
+    size_t S = x->g.cap < 1024 ? x->g.cap : 1024; /* small first: poisoning costs O(S) */
+    for (int attempt = 0;; attempt++) {
+        r->calls++;
+        if (scn_oracle_call(x, t, SCN_FAM_C99, c, S, flags, &ret, &buf, &in_guard)) {
+            if (!buf) finding(k, "crash", SCN_FAM_C99, S, -1, -1, NULL, "cannot map a buffer");
+            else if (in_guard) finding(k, "overrun", SCN_FAM_C99, S, -1, -1, NULL, "write after buf+%zu", S);
+            else finding(k, "crash", SCN_FAM_C99, S, -1, -1, NULL, "SIGSEGV/SIGBUS at %p", fault_addr);
+            return 1;
+        }
+        if (ret >= 0 && (size_t)ret >= S) {
+            if ((size_t)ret >= SCN_ORACLE_MAX_OUTPUT) {
+                finding(k, "full-too-long", SCN_FAM_C99, S, ret, -1, NULL, "output of %d bytes", ret);
+                return 1;
+            }
+            if (scn_only) { /* it filled the buffer: a bigger one says whether there is more */
+                if (S * 16 <= SCN_ORACLE_MAX_OUTPUT && scn_guard_reserve(&x->g, S * 16) == 0) {
+                    S *= 16;
+                    continue;
+                }
+                finding(k, "full-too-long", SCN_FAM_SCN, S, ret, -1, NULL, "output of %zu bytes or more", S);
+                return 1;
+            }
+            if (attempt == 0 && scn_guard_reserve(&x->g, (size_t)ret + 1) == 0) {
+                S = (size_t)ret + 1;
+                continue;
+            }
+            finding(k, "c99.ret-full-length", SCN_FAM_C99, S, ret, -1, NULL,
+                    "returned %d with a %zu-byte buffer, twice", ret, S);
+            return 1;
+        }
+        break;
+    }
+    long u = scn_guard_underrun(&x->g, buf);
+    if (u && finding(k, "underrun", SCN_FAM_C99, S, ret, -1, NULL, "byte buf[%ld] changed", u))
+        return 1;
+    r->full_ret = ret;
+    if (ret >= 0) {
+        size_t L = (size_t)ret;
+        if (L + 1 > x->full_cap) {
+            unsigned char *n = realloc(x->full, L + 1);
+            if (!n) {
+                finding(k, "crash", SCN_FAM_C99, 0, ret, -1, NULL, "out of memory");
+                return 1;
+            }
+            x->full = n;
+            x->full_cap = L + 1;
+        }
+        memcpy(x->full, buf, L);
+        x->full[L] = 0;
+        r->full = x->full;
+        r->full_len = L;
+        if (buf[L] != 0 && finding(k, "nul-terminated", SCN_FAM_C99, S, ret, ret, NULL,
+                                   "no NUL after the %zu-byte full output", L))
+            return 1;
+    }
+    return 0;
+}
+
 size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, struct scn_case *c,
                       unsigned flags, struct scn_report *r)
 {
@@ -357,64 +424,7 @@ size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, stru
     r->full = x->full;
     r->full_len = 0;
     r->full_ret = -1;
-    /* the full output, from the c99 entry with a large buffer */
-    int ret = -1, in_guard;
-    char *buf;
-    size_t S = x->g.cap < 1024 ? x->g.cap : 1024; /* small first: poisoning costs O(S) */
-    for (int attempt = 0;; attempt++) {
-        r->calls++;
-        if (scn_oracle_call(x, t, SCN_FAM_C99, c, S, flags, &ret, &buf, &in_guard)) {
-            if (!buf) finding(&k, "crash", SCN_FAM_C99, S, -1, -1, NULL, "cannot map a buffer");
-            else if (in_guard) finding(&k, "overrun", SCN_FAM_C99, S, -1, -1, NULL, "write after buf+%zu", S);
-            else finding(&k, "crash", SCN_FAM_C99, S, -1, -1, NULL, "SIGSEGV/SIGBUS at %p", fault_addr);
-            return r->nfindings;
-        }
-        if (ret >= 0 && (size_t)ret >= S) {
-            if ((size_t)ret >= SCN_ORACLE_MAX_OUTPUT) {
-                finding(&k, "full-too-long", SCN_FAM_C99, S, ret, -1, NULL, "output of %d bytes", ret);
-                return r->nfindings;
-            }
-            if (scn_only) { /* it filled the buffer: a bigger one says whether there is more */
-                if (S * 16 <= SCN_ORACLE_MAX_OUTPUT && scn_guard_reserve(&x->g, S * 16) == 0) {
-                    S *= 16;
-                    continue;
-                }
-                finding(&k, "full-too-long", SCN_FAM_SCN, S, ret, -1, NULL, "output of %zu bytes or more", S);
-                return r->nfindings;
-            }
-            if (attempt == 0 && scn_guard_reserve(&x->g, (size_t)ret + 1) == 0) {
-                S = (size_t)ret + 1;
-                continue;
-            }
-            finding(&k, "c99.ret-full-length", SCN_FAM_C99, S, ret, -1, NULL,
-                    "returned %d with a %zu-byte buffer, twice", ret, S);
-            return r->nfindings;
-        }
-        break;
-    }
-    long u = scn_guard_underrun(&x->g, buf);
-    if (u && finding(&k, "underrun", SCN_FAM_C99, S, ret, -1, NULL, "byte buf[%ld] changed", u))
-        return r->nfindings;
-    r->full_ret = ret;
-    if (ret >= 0) {
-        size_t L = (size_t)ret;
-        if (L + 1 > x->full_cap) {
-            unsigned char *n = realloc(x->full, L + 1);
-            if (!n) {
-                finding(&k, "crash", SCN_FAM_C99, 0, ret, -1, NULL, "out of memory");
-                return r->nfindings;
-            }
-            x->full = n;
-            x->full_cap = L + 1;
-        }
-        memcpy(x->full, buf, L);
-        x->full[L] = 0;
-        r->full = x->full;
-        r->full_len = L;
-        if (buf[L] != 0 && finding(&k, "nul-terminated", SCN_FAM_C99, S, ret, ret, NULL,
-                                   "no NUL after the %zu-byte full output", L))
-            return r->nfindings;
-    }
+    if (take_full_output(x, &k, t, c, flags, scn_only)) return r->nfindings;
     size_t idx[SCN_CASE_MAX_ARGS];
     r->nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
     if (r->nn > SCN_CASE_MAX_ARGS) r->nn = SCN_CASE_MAX_ARGS;
@@ -457,6 +467,8 @@ size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, stru
         }
     }
     if (flags & SCN_CHECK_NO_REPEAT) return r->nfindings;
+    int ret, in_guard;
+    char *buf;
     /* repeatable: the same calls again */
     if (!(flags & SCN_CHECK_NO_C99)) {
         r->calls++;

@@ -520,6 +520,25 @@ static void *arena_alloc(struct scn_case *c, size_t bytes, size_t align)
     return c->arena + off;
 }
 
+/* A ptr value (vn bytes at v, column vcol): NULL or 0x<lower-case hex>. */
+static int parse_ptr_value(const char *v, size_t vn, struct scn_arg *a, size_t vcol, char *err, size_t errlen)
+{
+    if (vn == 4 && !memcmp(v, "NULL", 4)) {
+        a->is_null = 1;
+        return 0;
+    }
+    if (vn < 3 || v[0] != '0' || v[1] != 'x')
+        ERR("col %zu: expected 0x<lower-case hex> or NULL", vcol);
+    if (v[2] == '0') ERR("col %zu: expected no leading zeros (and NULL, not 0x0)", vcol + 2);
+    if (vn > 18) ERR("col %zu: pointer value out of range", vcol);
+    for (size_t i = 2; i < vn; i++) {
+        int h = hexval((unsigned char)v[i]);
+        if (h < 0) ERR("col %zu: expected a lower-case hex digit", vcol + i);
+        a->v.u = a->v.u * 16 + (unsigned)h;
+    }
+    return 0;
+}
+
 static int parse_arg(const char *text, size_t len, size_t pos, size_t *endpos, struct scn_case *c,
                      char *err, size_t errlen)
 {
@@ -560,19 +579,7 @@ static int parse_arg(const char *text, size_t len, size_t pos, size_t *endpos, s
         if (parse_float_tok(v, vn, type == SCN_ARG_LDOUBLE, a, vcol, err, errlen)) return -1;
         break;
     case SCN_ARG_PTR:
-        if (vn == 4 && !memcmp(v, "NULL", 4)) {
-            a->is_null = 1;
-            break;
-        }
-        if (vn < 3 || v[0] != '0' || v[1] != 'x')
-            ERR("col %zu: expected 0x<lower-case hex> or NULL", vcol);
-        if (v[2] == '0') ERR("col %zu: expected no leading zeros (and NULL, not 0x0)", vcol + 2);
-        if (vn > 18) ERR("col %zu: pointer value out of range", vcol);
-        for (size_t i = 2; i < vn; i++) {
-            int h = hexval((unsigned char)v[i]);
-            if (h < 0) ERR("col %zu: expected a lower-case hex digit", vcol + i);
-            a->v.u = a->v.u * 16 + (unsigned)h;
-        }
+        if (parse_ptr_value(v, vn, a, vcol, err, errlen)) return -1;
         break;
     case SCN_ARG_N: {
         int nt = -1;

@@ -92,12 +92,10 @@ static int via_target(int scn, char *buf, size_t size, const char *fmt, ...)
     return r;
 }
 
-int main(void)
+/* --- the adapter ---------------------------------------------------- */
+static void test_adapter(void)
 {
     char buf[64];
-    unsigned long w0;
-
-    /* --- the adapter ---------------------------------------------------- */
     EXPECT(strcmp(scn_target_kernel.name, "kernel") == 0);
     EXPECT(scn_target_kernel.dialect == SCN_DIALECT_KERNEL);
     EXPECT(scn_target_kernel.vsnprintf == kern_vsnprintf);
@@ -107,8 +105,11 @@ int main(void)
     EXPECT(strlen(scn_target_kernel.version()) > 17);
     EXPECT(via_target(0, buf, sizeof buf, "<%d>", 7) == 3 && strcmp(buf, "<7>") == 0);
     EXPECT(via_target(1, buf, 3, "<%d>", 7) == 2 && strcmp(buf, "<7") == 0);
+}
 
-    /* --- integers, as C (C17 7.21.6.1p6, p8) ---------------------------- */
+/* --- integers, as C (C17 7.21.6.1p6, p8) ---------------------------- */
+static void test_integers(void)
+{
     SN(64, "-5", 2, "%d", -5);
     SN(64, "+5| 5|5", 7, "%+d|% d|%d", 5, 5, 5);
     SN(64, "-0042", 5, "%05d", -42);
@@ -129,8 +130,14 @@ int main(void)
     SN(64, "0", 1, "%#o", 0);
     SN(64, "0", 1, "%.0d", 0);        /* ISO C: "" */
     SN(64, "5", 1, "%Ld", 5LL);       /* 'L' is long long */
+}
 
-    /* --- characters, strings -------------------------------------------- */
+/* --- characters, strings; truncation and return values (kernel-doc of
+ * vsnprintf/vscnprintf); unsupported conversions end the output (and WARN) */
+static void test_strings_truncation_unsupported(void)
+{
+    char buf[64];
+    unsigned long w0;
     SN(64, "  x|x  |", 8, "%3c|%-3c|", 'x', 'x');
     SN(64, "%", 1, "%%");
     SN(64, "(null)", 6, "%s", (char *)NULL);          /* printk-formats.rst */
@@ -138,7 +145,6 @@ int main(void)
     SN(64, "hel|   he|he   |", 16, "%.3s|%5.2s|%-5.2s|", "hello", "hello", "hello");
     SN(64, "", 0, "%.*s", -1, "abc"); /* kernel: negative precision is 0 */
 
-    /* --- truncation and return values (kernel-doc of vsnprintf/vscnprintf) */
     SN(64, "hello", 5, "%s", "hello");
     SN(6, "hello", 5, "%s", "hello");
     SN(5, "hell", 5, "%s", "hello");
@@ -159,7 +165,6 @@ int main(void)
     EXPECT(kern_snprintf(buf, 3, "%d", 12345) == 5 && strcmp(buf, "12") == 0);
     EXPECT(kern_scnprintf(buf, 3, "%d", 12345) == 2 && strcmp(buf, "12") == 0);
 
-    /* --- unsupported conversions end the output (and WARN) --------------- */
     w0 = kern_warn_count();
     SN(64, "a", 1, "a%fb%d", 1.0, 5);
     EXPECT(kern_warn_count() > w0);
@@ -172,8 +177,11 @@ int main(void)
     EXPECT(kern_snprintf(buf, (size_t)INT_MAX + 1, "%s", "abc") == 0);
     EXPECT((unsigned char)buf[0] == SENTINEL);
     EXPECT(kern_warn_count() == w0 + 1);
+}
 
-    /* --- pointers (printk-formats.rst) ---------------------------------- */
+/* --- pointers (printk-formats.rst) ---------------------------------- */
+static void test_pointers(void)
+{
     /* %px: the raw address, 2*sizeof(void *) lower-case hex digits, no "0x" */
     SN(64, "0000000000001234", 16, "%px", (void *)(uintptr_t)0x1234);
     SN(64, "ffffffffffffffff", 16, "%px", (void *)(uintptr_t)UINTPTR_MAX);
@@ -195,6 +203,11 @@ int main(void)
     SN(64, "-4095", 5, "%pe", (void *)(intptr_t)-4095);
     /* %pE: the kernel's string_escape_mem (lib/string_helpers.c) */
     SN(64, "a\\n\\001", 7, "%3pE", "a\n\001");
+}
+
+/* --- pointers to data: times, buffers, addresses, bitmaps ----------- */
+static void test_pointers_to_data(void)
+{
     /* %ptT: the kernel's time64_to_tm (kernel/time/timeconv.c) */
     {
         static const long long t = 951782400; /* 2000-02-29 00:00:00 UTC */
@@ -229,34 +242,45 @@ int main(void)
         long long t = 946080061; /* 1999-12-25 00:01:01 UTC */
         SN(64, "1999-12-25T00:01:01", 19, "%ptT", &t);
     }
+}
 
-    /* --- cases with mem arguments (bytes behind a pointer, docs/CASE_FORMAT.md)
-     * through the case model's call: the text form's examples */
-    {
-        static struct scn_case kc;
-        static const struct { const char *text, *out; } mc[] = {
-            { "\"MAC=%pM\" mem:\"\\x00\\x1b!:O^\"", "MAC=00:1b:21:3a:4f:5e" },
-            { "\"%pI4|%pi4\" mem:\"\\xc0\\xa8\\x01\\n\" mem:\"\\n\\x00\\x00\\x01\"", "192.168.1.10|010.000.000.001" },
-            { "\"%pI6c\" mem:\"\\xfe\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\"", "fe80::1" },
-            { "\"%*ph\" int:3 mem:\"\\x00\\x01\\xab\"", "00 01 ab" },
-            /* struct sockaddr_in: AF_INET (2, little-endian), port 80 and 10.0.0.1 in network order */
-            { "\"%pISp\" mem:\"\\x02\\x00\\x00P\\n\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\"", "10.0.0.1:80" },
-            /* check_pointer(): NULL and error pointers are not read */
-            { "\"%pM|%pI4|%6ph\" mem:NULL mem:ERR(-14) mem:ERR(-4095)", "(null)|(efault)|(efault)" },
-        };
-        char err[128];
-        for (size_t i = 0; i < sizeof mc / sizeof mc[0]; i++) {
-            int ok = scn_case_parse(mc[i].text, strlen(mc[i].text), &kc, err, sizeof err) == 0;
-            int r = ok ? scn_case_call(kern_vsnprintf, &kc, buf, sizeof buf) : -1;
-            checks++;
-            if (!ok || r != (int)strlen(mc[i].out) || strcmp(buf, mc[i].out) != 0) {
-                fprintf(stderr, "case %s: %s gave %d \"%s\", expected \"%s\"\n", mc[i].text, ok ? "" : err, r,
-                        ok ? buf : "", mc[i].out);
-                failures++;
-            }
+/* --- cases with mem arguments (bytes behind a pointer, docs/CASE_FORMAT.md)
+ * through the case model's call: the text form's examples */
+static void test_mem_cases(void)
+{
+    char buf[64];
+    static struct scn_case kc;
+    static const struct { const char *text, *out; } mc[] = {
+        { "\"MAC=%pM\" mem:\"\\x00\\x1b!:O^\"", "MAC=00:1b:21:3a:4f:5e" },
+        { "\"%pI4|%pi4\" mem:\"\\xc0\\xa8\\x01\\n\" mem:\"\\n\\x00\\x00\\x01\"", "192.168.1.10|010.000.000.001" },
+        { "\"%pI6c\" mem:\"\\xfe\\x80\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01\"", "fe80::1" },
+        { "\"%*ph\" int:3 mem:\"\\x00\\x01\\xab\"", "00 01 ab" },
+        /* struct sockaddr_in: AF_INET (2, little-endian), port 80 and 10.0.0.1 in network order */
+        { "\"%pISp\" mem:\"\\x02\\x00\\x00P\\n\\x00\\x00\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\"", "10.0.0.1:80" },
+        /* check_pointer(): NULL and error pointers are not read */
+        { "\"%pM|%pI4|%6ph\" mem:NULL mem:ERR(-14) mem:ERR(-4095)", "(null)|(efault)|(efault)" },
+    };
+    char err[128];
+    for (size_t i = 0; i < sizeof mc / sizeof mc[0]; i++) {
+        int ok = scn_case_parse(mc[i].text, strlen(mc[i].text), &kc, err, sizeof err) == 0;
+        int r = ok ? scn_case_call(kern_vsnprintf, &kc, buf, sizeof buf) : -1;
+        checks++;
+        if (!ok || r != (int)strlen(mc[i].out) || strcmp(buf, mc[i].out) != 0) {
+            fprintf(stderr, "case %s: %s gave %d \"%s\", expected \"%s\"\n", mc[i].text, ok ? "" : err, r,
+                    ok ? buf : "", mc[i].out);
+            failures++;
         }
     }
+}
 
+int main(void)
+{
+    test_adapter();
+    test_integers();
+    test_strings_truncation_unsupported();
+    test_pointers();
+    test_pointers_to_data();
+    test_mem_cases();
     if (failures) {
         fprintf(stderr, "test_kernel_target: %d of %d checks failed\n", failures, checks);
         return 1;

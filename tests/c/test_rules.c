@@ -322,7 +322,23 @@ static int finds(const char *pattern, const char *text, int which)
     return scn_rule_find(SCN_DIALECT_ISO, c, &k, "ta", "tb") == 0;
 }
 
-static void test_terms(void)
+/* One output-comparing term (hexvalue, nanform, ...) on each row: the
+ * case's first specification with outputs oa and ob (their lengths the
+ * returns); a row without text is of the case `text`. */
+struct output_row { const char *text, *oa, *ob; int want; };
+
+static void check_output_term(const char *pattern, const char *text, const struct output_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *t = rows[i].text ? rows[i].text : text;
+        int got = matches_out(pattern, -1, SCN_DIALECT_ISO, t, 0, (int)strlen(rows[i].oa), (int)strlen(rows[i].ob),
+                              rows[i].oa, rows[i].ob);
+        CHECK(got == rows[i].want, "%s %s: '%s' '%s': %d, want %d", pattern, t, rows[i].oa, rows[i].ob, got,
+              rows[i].want);
+    }
+}
+
+static void test_spec_terms(void)
 {
     static const struct { const char *pattern, *text; int which, want; } m[] = {
         /* conv=: a bare letter any length, with a length exactly that one */
@@ -423,6 +439,11 @@ static void test_terms(void)
         CHECK(got == m[i].want, "table: %s on %s (spec %d): %d, want %d", m[i].pattern, m[i].text, m[i].which, got,
               m[i].want);
     }
+}
+
+/* Terms on a '*' argument, on the returns, and the dialects. */
+static void test_argument_terms(void)
+{
     /* width<0 needs the '*' argument: the culprit as scanned */
     CHECK(finds("width<0", "\"%*d\" int:-5 int:1", 0), "width<0 of -5");
     CHECK(!finds("width<0", "\"%*d\" int:5 int:1", 0), "width<0 of 5");
@@ -445,10 +466,21 @@ static void test_terms(void)
     CHECK(matches_out("ret<0", -1, SCN_DIALECT_ISO, "\"%d\" int:1", -1, -1, -1, "", ""), "ret<0 both");
     CHECK(!matches_out("ret<0", -1, SCN_DIALECT_ISO, "\"%d\" int:1", -1, -1, 1, "", "1"), "ret<0 one");
 
+    /* dialects: a rule of one dialect does not apply to the other; "*" to both */
+    CHECK(matches_out("conv=d", SCN_DIALECT_ISO, SCN_DIALECT_ISO, "\"%d\" int:1", 0, 1, 1, "x", "x"), "iso on iso");
+    CHECK(!matches_out("conv=d", SCN_DIALECT_ISO, SCN_DIALECT_KERNEL, "\"%d\" int:1", 0, 1, 1, "x", "x"),
+          "iso on kernel");
+    CHECK(!matches_out("conv=d", SCN_DIALECT_KERNEL, SCN_DIALECT_ISO, "\"%d\" int:1", 0, 1, 1, "x", "x"),
+          "kernel on iso");
+    CHECK(matches_out("conv=d", -1, SCN_DIALECT_KERNEL, "\"%d\" int:1", 0, 1, 1, "x", "x"), "* on kernel");
+}
+
+static void test_hexvalue_nanform_pspelling(void)
+{
     /* hexvalue: both outputs are the argument's value as a hexadecimal
      * float, at any normalisation, exact without a precision, correctly
      * rounded with one, laid out in the field as the flags say */
-    static const struct { const char *text, *oa, *ob; int want; } h[] = {
+    static const struct output_row h[] = {
         { "\"%a\" double:0x1.8p+0", "0x1.8p+0", "0xcp-3", 1 },
         { "\"%a\" double:0x1.8p+0", "0x1.8p+0", "0xc.0p-3", 0 },       /* a zero the value does not need */
         { "\"%a\" double:0x1.8p+0", "0x1.8p+0", "0x1.800000p+0", 0 },  /* stb's six digits */
@@ -465,16 +497,12 @@ static void test_terms(void)
         { "\"%010a\" double:0x1.8p+0", "0x001.8p+0", "0x0000cp-3", 1 },
         { "\"%a\" double:nan", "nan", "nan", 0 },                  /* not a number: no value to compare */
     };
-    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++) {
-        int got = matches_out("hexvalue", -1, SCN_DIALECT_ISO, h[i].text, 0, (int)strlen(h[i].oa),
-                              (int)strlen(h[i].ob), h[i].oa, h[i].ob);
-        CHECK(got == h[i].want, "hexvalue %s: '%s' '%s': %d, want %d", h[i].text, h[i].oa, h[i].ob, got, h[i].want);
-    }
+    check_output_term("hexvalue", NULL, h, sizeof h / sizeof h[0]);
     CHECK(!matches_out("hexvalue", -1, SCN_DIALECT_ISO, "\"%a\" double:0x1.8p+0", 0, -1, 8, "0x1.8p+0", "0x1.8p+0"),
           "hexvalue with a failed call");
 
     /* nanform: the NaN's spelling only, with its sign and in its field */
-    static const struct { const char *text, *oa, *ob; int want; } nf[] = {
+    static const struct output_row nf[] = {
         { "\"%f\" double:nan", "nan", "nan", 1 },
         { "\"%f\" double:nan", "nan", "nan(0x8000000000000)", 1 },
         { "\"%f\" double:nan", "nan", "-nan", 0 },              /* a positive NaN */
@@ -497,13 +525,9 @@ static void test_terms(void)
         { "\"% -6f\" double:nan", " nan  ", " nan  ", 1 },
         { "\"%2f\" double:nan", "nan", "nan(1)", 1 },           /* wider than the field */
     };
-    for (size_t i = 0; i < sizeof nf / sizeof nf[0]; i++) {
-        int got = matches_out("nanform", -1, SCN_DIALECT_ISO, nf[i].text, 0, (int)strlen(nf[i].oa), (int)strlen(nf[i].ob),
-                              nf[i].oa, nf[i].ob);
-        CHECK(got == nf[i].want, "nanform %s: '%s' '%s': %d, want %d", nf[i].text, nf[i].oa, nf[i].ob, got, nf[i].want);
-    }
+    check_output_term("nanform", NULL, nf, sizeof nf / sizeof nf[0]);
     /* pspelling: the pointer's spelling only, the width and '-' applied */
-    static const struct { const char *text, *oa, *ob; int want; } ps[] = {
+    static const struct output_row ps[] = {
         { "\"%p\" ptr:NULL", "(nil)", "0", 1 },
         { "\"%8p\" ptr:NULL", "   (nil)", "       0", 1 },
         { "\"%8p\" ptr:NULL", "   (nil)", "(nil)   ", 0 },      /* left-justified without '-' (curl) */
@@ -514,15 +538,15 @@ static void test_terms(void)
         { "\"%08p\" ptr:0x1234", "0x00001234", "    1234", 1 }, /* 0 with p: undefined, any layout */
         { "\"%.3p\" ptr:0x1234", "0x1234", "x", 1 },            /* a precision with p: undefined */
     };
-    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) {
-        int got = matches_out("pspelling", -1, SCN_DIALECT_ISO, ps[i].text, 0, (int)strlen(ps[i].oa), (int)strlen(ps[i].ob),
-                              ps[i].oa, ps[i].ob);
-        CHECK(got == ps[i].want, "pspelling %s: '%s' '%s': %d, want %d", ps[i].text, ps[i].oa, ps[i].ob, got, ps[i].want);
-    }
+    check_output_term("pspelling", NULL, ps, sizeof ps / sizeof ps[0]);
+}
+
+static void test_digitsonly_fraczeros_signdropped(void)
+{
     /* digitsonly: the same layout, only digits differ, each a faithful
      * writing of the value (correctly rounded, a tie either way; digits that
      * read back as the value; 15 or more correctly rounded digits) */
-    static const struct { const char *text, *oa, *ob; int want; } dg[] = {
+    static const struct output_row dg[] = {
         { "\"%.30f\" double:0x1.999999999999ap-4", "0.100000000000000005551115123126",
           "0.100000000000000000000000000000", 1 },                  /* a shortest form: reads back as 0.1 */
         { "\"%e\" double:0x0.0000000000001p-1022", "4.940656e-324", "5.000000e-324", 1 },
@@ -560,45 +584,37 @@ static void test_terms(void)
         { "\"%.40Lf\" ldouble:0xc.ccccccccccccccdp-7", "0.1000000000000000000013552527156068805425",
           "0.1000000000000000000013552527156068805400", 1 },        /* reads back as the long double */
     };
-    for (size_t i = 0; i < sizeof dg / sizeof dg[0]; i++) {
-        int got = matches_out("digitsonly", -1, SCN_DIALECT_ISO, dg[i].text, 0, (int)strlen(dg[i].oa), (int)strlen(dg[i].ob),
-                              dg[i].oa, dg[i].ob);
-        CHECK(got == dg[i].want, "digitsonly %s: '%s' '%s': %d, want %d", dg[i].text, dg[i].oa, dg[i].ob, got, dg[i].want);
-    }
+    check_output_term("digitsonly", NULL, dg, sizeof dg / sizeof dg[0]);
 
     /* fraczeros: %#g's carry, the zeros after the point dropped in style e */
-    static const struct { const char *oa, *ob; int want; } fz[] = {
-        { "1.00e+03", "1.e+03", 1 },   { "1.e+06", "1.00000e+06", 1 }, { "  1.00E+04", "    1.E+04", 1 },
-        { "-1.0e+02", "-1.e+02", 1 },  { "1.00e+03", "1.0e+03", 0 },   /* only some of the zeros */
-        { "100.", "1.e+02", 0 },       { "0000.00000", "   0.00000", 0 }, /* the zero padding: another bug */
-        { "1.50e+03", "1.5e+03", 0 },  { "1.00e+03", "1.e+04", 0 },
+    static const struct output_row fz[] = {
+        { NULL, "1.00e+03", "1.e+03", 1 },
+        { NULL, "1.e+06", "1.00000e+06", 1 },
+        { NULL, "  1.00E+04", "    1.E+04", 1 },
+        { NULL, "-1.0e+02", "-1.e+02", 1 },
+        { NULL, "1.00e+03", "1.0e+03", 0 }, /* only some of the zeros */
+        { NULL, "100.", "1.e+02", 0 },
+        { NULL, "0000.00000", "   0.00000", 0 }, /* the zero padding: another bug */
+        { NULL, "1.50e+03", "1.5e+03", 0 },
+        { NULL, "1.00e+03", "1.e+04", 0 },
     };
-    for (size_t i = 0; i < sizeof fz / sizeof fz[0]; i++) {
-        int got = matches_out("fraczeros", -1, SCN_DIALECT_ISO, "\"%#.3g\" double:0x1.f3cp+9", 0, (int)strlen(fz[i].oa),
-                              (int)strlen(fz[i].ob), fz[i].oa, fz[i].ob);
-        CHECK(got == fz[i].want, "fraczeros '%s' '%s': %d, want %d", fz[i].oa, fz[i].ob, got, fz[i].want);
-    }
+    check_output_term("fraczeros", "\"%#.3g\" double:0x1.f3cp+9", fz, sizeof fz / sizeof fz[0]);
 
     /* signdropped: a negative value written without its '-' */
-    static const struct { const char *oa, *ob; int want; } sd[] = {
-        { "-0.000000", "0.000000", 1 }, { "  -0.0", "   0.0", 1 }, { "0", "-0", 1 }, { "-0.0", "-0.0 ", 0 },
-        { "-1.5", "1.6", 0 },           { "+0.0", "0.0", 0 },      { "-", "", 0 },
-        { "-0.000000", "+0.000000", 1 }, { "-0000.000000", "00000.000000", 1 }, { "-0.0", " 0.0", 1 },
-        { "-1.5", "+1.50", 0 },
+    static const struct output_row sd[] = {
+        { NULL, "-0.000000", "0.000000", 1 },
+        { NULL, "  -0.0", "   0.0", 1 },
+        { NULL, "0", "-0", 1 },
+        { NULL, "-0.0", "-0.0 ", 0 },
+        { NULL, "-1.5", "1.6", 0 },
+        { NULL, "+0.0", "0.0", 0 },
+        { NULL, "-", "", 0 },
+        { NULL, "-0.000000", "+0.000000", 1 },
+        { NULL, "-0000.000000", "00000.000000", 1 },
+        { NULL, "-0.0", " 0.0", 1 },
+        { NULL, "-1.5", "+1.50", 0 },
     };
-    for (size_t i = 0; i < sizeof sd / sizeof sd[0]; i++) {
-        int got = matches_out("signdropped", -1, SCN_DIALECT_ISO, "\"%f\" double:-0x0p+0", 0, (int)strlen(sd[i].oa),
-                              (int)strlen(sd[i].ob), sd[i].oa, sd[i].ob);
-        CHECK(got == sd[i].want, "signdropped '%s' '%s': %d, want %d", sd[i].oa, sd[i].ob, got, sd[i].want);
-    }
-
-    /* dialects: a rule of one dialect does not apply to the other; "*" to both */
-    CHECK(matches_out("conv=d", SCN_DIALECT_ISO, SCN_DIALECT_ISO, "\"%d\" int:1", 0, 1, 1, "x", "x"), "iso on iso");
-    CHECK(!matches_out("conv=d", SCN_DIALECT_ISO, SCN_DIALECT_KERNEL, "\"%d\" int:1", 0, 1, 1, "x", "x"),
-          "iso on kernel");
-    CHECK(!matches_out("conv=d", SCN_DIALECT_KERNEL, SCN_DIALECT_ISO, "\"%d\" int:1", 0, 1, 1, "x", "x"),
-          "kernel on iso");
-    CHECK(matches_out("conv=d", -1, SCN_DIALECT_KERNEL, "\"%d\" int:1", 0, 1, 1, "x", "x"), "* on kernel");
+    check_output_term("signdropped", "\"%f\" double:-0x0p+0", sd, sizeof sd / sizeof sd[0]);
 }
 
 /* Target lists and the order of scn_rule_find: an allowance needs both
@@ -730,7 +746,10 @@ int main(void)
     test_environment();
     test_embedded();
     test_loading();
-    test_terms();
+    test_spec_terms();
+    test_argument_terms();
+    test_hexvalue_nanform_pspelling();
+    test_digitsonly_fraczeros_signdropped();
     test_targets_and_order();
     test_blame_and_oracles();
     return check_summary("test_rules");
