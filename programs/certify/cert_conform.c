@@ -2,11 +2,13 @@
  * categories with an expectation in the dialect's column, every size. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cert_state.h"
+#include "expect.h"
 #include "rules.h"
 
 /* ------------------------------------------------------------ conform */
@@ -77,148 +79,181 @@ void cert_parse_plan(long i, struct scn_corpus_entry *e)
     scn_corpus_parse_line(cert_plan[i].text, strlen(cert_plan[i].text), e, err, sizeof err);
 }
 
-static void conform_case(long i)
-{
-    static struct scn_corpus_entry e;
-    static struct scn_expect a;
-    static char expected[SCN_EXPECT_MAX * 4 + 64], actual[SCN_EXPECT_MAX * 4 + 64];
-    static unsigned char out[BIG];
-    cert_parse_plan(i, &e);
-    const struct scn_expect *x = expectation(&e);
-    cert_publish_case(i, e.category, &e.c);
-    cert_set_limits(x->kind == SCN_EXPECT_OUTPUT ? x->len : 0);
-    struct cert_outs_mark m;
-    cert_mark_outputs(&m);
-    unsigned flags = SCN_CHECK_ALL_SIZES | cert_fam_flags;
-    struct scn_report r;
-    size_t nf = cert_check(&cert_ctx, &e.c, flags, &r);
-    static struct scn_finding f;
-    int have_f = nf && strcmp(r.first.oracle, "full-too-long");
-    if (have_f) f = r.first;
+/* One case of the phase: what the checks and the function's own output
+ * said, and the verdict drawn from them. */
+struct conform_case {
+    long i;
+    const struct scn_expect *x;
+    unsigned flags;
+    struct scn_finding f;             /* the oracles' first finding (have_f) */
+    int have_f, faulted, ret, fd;     /* fd: 1/2 when the function wrote to stdout/stderr */
+    size_t len, nn;
     long long n[SCN_CASE_MAX_ARGS];
-    size_t len = 0, nn = 0;
-    int faulted = 0, ret = 0;
-    const char *oracle = have_f ? f.oracle : NULL, *klass = have_f ? f.klass : "conformance";
-    if (!have_f) ret = cert_own_output(&e.c, out, &len, n, &nn, &faulted);
-    cert_check_children();
-    int fd = cert_written_since(&m);
-    char side[400] = "";
-    if (fd) cert_side_detail(fd, &m, side, sizeof side);
-    scn_expect_format(x, expected, sizeof expected);
-    actual[0] = 0;
-    if (!have_f) {
-        if (faulted) {
-            oracle = "crash";
-            klass = "memory-safety";
-        } else if (x->kind == SCN_EXPECT_ERR) {
-            /* C99 kinds: a negative return; scn kinds: 0 and "" (the error is not passed through) */
-            if (cert_is_scn ? (ret != 0 || len != 0) : ret >= 0) oracle = "expect.err";
-        } else if (ret < 0 || len != x->len || memcmp(out, x->bytes, len) || (size_t)ret != len) {
-            oracle = "expect.output";
-        } else if (x->nn == 0) {
-            for (size_t j = 0; j < nn; j++)
-                if (n[j]) oracle = "expect.n";
-        } else if (nn != x->nn || memcmp(n, x->n, sizeof(long long) * nn)) {
-            oracle = "expect.n";
-        }
-        if (ret < 0 || faulted) {
-            a.kind = SCN_EXPECT_ERR;
-        } else {
-            a.kind = SCN_EXPECT_OUTPUT;
-            a.len = len;
-            memcpy(a.bytes, out, len);
-            a.nn = nn;
-            memcpy(a.n, n, sizeof(long long) * nn);
-        }
-        scn_expect_format(&a, actual, sizeof actual);
+    const char *oracle, *klass, *status, *note;
+    const struct scn_rootcause *rc;
+    int sides;                        /* outputs in the record: 1 after a fault (the reference's) */
+    char side[400];
+    /* from here on, set for each case as needed (not cleared: they are big) */
+    struct scn_corpus_entry e;
+    struct scn_expect a;              /* what the function gave, as an expectation */
+    char expected[SCN_EXPECT_MAX * 4 + 64], actual[SCN_EXPECT_MAX * 4 + 64];
+    unsigned char out[BIG];
+};
+
+/* The expectation oracle (oracles/expect.h) on the function's own output. */
+static void judge_output(struct conform_case *k)
+{
+    k->ret = cert_own_output(&k->e.c, k->out, &k->len, k->n, &k->nn, &k->faulted);
+    if (k->faulted) {
+        k->oracle = "crash";
+        k->klass = "memory-safety";
+    } else {
+        const struct scn_outcome o = { k->ret, k->out, k->len, k->n, k->nn };
+        k->oracle = scn_expect_miss(k->x, &o, cert_is_scn);
     }
-    /* the verdict of the case and its root cause */
-    const char *status = "pass", *note = NULL;
-    const struct scn_rootcause *rc = NULL;
-    static struct scn_rootcause erc;
-    /* after a fault the records show the reference only: calling the
-     * function again with a big buffer could end the worker before its line */
-    int sides = (have_f && cert_fault_oracle(f.oracle)) || faulted ? 1 : 2;
-    if (fd) {
-        status = "fail";
-        oracle = fd == 1 ? "writes-stdout" : "writes-stderr";
-        klass = "invariant";
-        rc = cert_side_rootcause(&e.c, fd);
-    } else if (have_f || (oracle && strncmp(oracle, "expect.", 7))) { /* an oracle, or a fault */
-        status = "fail";
-        if (have_f) rc = cert_oracle_rootcause(&e.c, &f, flags);
+    struct scn_expect *a = &k->a;
+    if (k->ret < 0 || k->faulted) {
+        a->kind = SCN_EXPECT_ERR;
+    } else {
+        a->kind = SCN_EXPECT_OUTPUT;
+        a->len = k->len;
+        memcpy(a->bytes, k->out, k->len);
+        a->nn = k->nn;
+        memcpy(a->n, k->n, sizeof(long long) * k->nn);
+    }
+    scn_expect_format(a, k->actual, sizeof k->actual);
+}
+
+/* The verdict of the case and its root cause. */
+static void verdict(struct conform_case *k)
+{
+    static struct scn_rootcause erc, crc;
+    k->status = "pass";
+    if (k->fd) {
+        k->status = "fail";
+        k->oracle = k->fd == 1 ? "writes-stdout" : "writes-stderr";
+        k->klass = "invariant";
+        k->rc = cert_side_rootcause(&k->e.c, k->fd);
+    } else if (k->have_f || (k->oracle && strncmp(k->oracle, "expect.", 7))) { /* an oracle, or a fault */
+        k->status = "fail";
+        if (k->have_f) k->rc = cert_oracle_rootcause(&k->e.c, &k->f, k->flags);
         else {
-            static struct scn_rootcause crc;
-            cert_sign_reduced(&e.c, oracle, klass, NULL, NULL, &crc);
-            rc = &crc;
+            cert_sign_reduced(&k->e.c, k->oracle, k->klass, NULL, NULL, &crc);
+            k->rc = &crc;
         }
-    } else if (oracle) {
+    } else if (k->oracle) {
         /* an expectation missed: reduced against the reference; a known
          * bug or gap of the --allow-as target explains it (inherited) */
-        scn_rootcause_expect(&e.c, cert_dialect, &cert_view, cert_ref, oracle, &erc);
-        klass = erc.klass;
-        cert_own_names(&erc, oracle, 0);
-        rc = &erc;
+        scn_rootcause_expect(&k->e.c, cert_dialect, &cert_view, cert_ref, k->oracle, &erc);
+        k->klass = erc.klass;
+        cert_own_names(&erc, k->oracle, 0);
+        k->rc = &erc;
         if (erc.rule && erc.rule->kind != SCN_RULE_ALLOWANCE && cert_opt_allow_as) {
-            status = "known";
+            k->status = "known";
         } else {
             /* the corpus says whether the standard leaves this open (kind
              * impl); an allowance does not excuse a std expectation */
-            if (!strcmp(e.kind, "impl")) note = "impl-differs";
-            else status = "fail";
+            if (!strcmp(k->e.kind, "impl")) k->note = "impl-differs";
+            else k->status = "fail";
             erc.rule = NULL;
-            erc.klass = klass = "conformance";
-            cert_own_names(&erc, oracle, 0);
+            erc.klass = k->klass = "conformance";
+            cert_own_names(&erc, k->oracle, 0);
         }
     }
+}
+
+/* What failed, on the case's result line. */
+static void send_failure(const struct conform_case *k)
+{
+    const struct scn_corpus_entry *e = &k->e;
+    cert_jstr("class", k->klass);
+    cert_jstr("expected", k->expected);
+    if (k->have_f && !k->fd) {
+        cert_jnum("ret", k->f.ret);
+        cert_jnum("size", (long long)k->f.size);
+        cert_jstr("family", scn_family_name(k->f.family));
+        cert_jstr("detail", k->f.detail);
+    } else {
+        cert_jstr("actual", k->actual);
+        cert_jnum("ret", k->ret);
+        cert_jraw("size", "null");
+        if (k->fd) cert_jstr("detail", k->side);
+    }
+    if (k->note) cert_jstr("note", k->note);
+    if (cert_dialect == SCN_DIALECT_KERNEL && e->iso.kind == SCN_EXPECT_OUTPUT && k->a.kind == SCN_EXPECT_OUTPUT &&
+        k->a.len == e->iso.len && !memcmp(k->a.bytes, e->iso.bytes, k->a.len) && !k->have_f)
+        cert_jraw("iso_matches", "true"); /* the dialect, not the function, may be what is wrong */
+    if (k->rc && k->rc->rule) {
+        cert_jstr("rule", k->rc->rule->id);
+        cert_jstr("rule_kind", scn_rule_kind_name(k->rc->rule->kind));
+    }
+    if (k->rc) {
+        cert_jstr("signature", k->rc->signature);
+        cert_jrecord(k->oracle, k->rc, &e->c,
+                     k->fd ? k->side : k->have_f ? k->f.detail : "the output differs from the corpus expectation",
+                     k->have_f ? (long)k->f.size : 0, k->have_f, k->sides);
+    }
+}
+
+static void send_result(const struct conform_case *k)
+{
     cert_begin();
     cert_jstr("phase", "conform");
-    cert_jnum("index", i);
+    cert_jnum("index", k->i);
     cert_jstr("target", scn_cert_name);
-    cert_jstr("category", e.category);
-    cert_jcase("case", &e.c);
-    cert_jstr("kind", e.kind);
-    cert_jstr("status", status);
-    cert_jstr("oracle", oracle);
-    if (oracle) {
-        cert_jstr("class", klass);
-        cert_jstr("expected", expected);
-        if (have_f && !fd) {
-            cert_jnum("ret", f.ret);
-            cert_jnum("size", (long long)f.size);
-            cert_jstr("family", scn_family_name(f.family));
-            cert_jstr("detail", f.detail);
-        } else {
-            cert_jstr("actual", actual);
-            cert_jnum("ret", ret);
-            cert_jraw("size", "null");
-            if (fd) cert_jstr("detail", side);
-        }
-        if (note) cert_jstr("note", note);
-        if (cert_dialect == SCN_DIALECT_KERNEL && e.iso.kind == SCN_EXPECT_OUTPUT && a.kind == SCN_EXPECT_OUTPUT &&
-            a.len == e.iso.len && !memcmp(a.bytes, e.iso.bytes, a.len) && !have_f)
-            cert_jraw("iso_matches", "true"); /* the dialect, not the function, may be what is wrong */
-        if (rc && rc->rule) {
-            cert_jstr("rule", rc->rule->id);
-            cert_jstr("rule_kind", scn_rule_kind_name(rc->rule->kind));
-        }
-        if (rc) {
-            cert_jstr("signature", rc->signature);
-            cert_jrecord(oracle, rc, &e.c, fd ? side : have_f ? f.detail : "the output differs from the corpus expectation",
-                         have_f ? (long)f.size : 0, have_f, sides);
-        }
-    }
+    cert_jstr("category", k->e.category);
+    cert_jcase("case", &k->e.c);
+    cert_jstr("kind", k->e.kind);
+    cert_jstr("status", k->status);
+    cert_jstr("oracle", k->oracle);
+    if (k->oracle) send_failure(k);
     char where[600];
-    snprintf(where, sizeof where, "%s", cert_plan[i].file);
+    snprintf(where, sizeof where, "%s", cert_plan[k->i].file);
     cert_jstr("file", where);
-    cert_jnum("line", cert_plan[i].line);
-    cert_jstr("citation", e.citation);
+    cert_jnum("line", cert_plan[k->i].line);
+    cert_jstr("citation", k->e.citation);
     cert_send();
+}
+
+static void conform_case(long i)
+{
+    static struct conform_case k;
+    memset(&k, 0, offsetof(struct conform_case, a));
+    k.a.kind = SCN_EXPECT_NONE;
+    k.i = i;
+    cert_parse_plan(i, &k.e);
+    k.x = expectation(&k.e);
+    cert_publish_case(i, k.e.category, &k.e.c);
+    cert_set_limits(k.x->kind == SCN_EXPECT_OUTPUT ? k.x->len : 0);
+    struct cert_outs_mark m;
+    cert_mark_outputs(&m);
+    k.flags = SCN_CHECK_ALL_SIZES | cert_fam_flags;
+    struct scn_report r;
+    size_t nf = cert_check(&cert_ctx, &k.e.c, k.flags, &r);
+    k.have_f = nf && strcmp(r.first.oracle, "full-too-long");
+    k.klass = "conformance";
+    k.actual[0] = 0;
+    if (k.have_f) {
+        k.f = r.first;
+        k.oracle = k.f.oracle;
+        k.klass = k.f.klass;
+    } else {
+        judge_output(&k);
+    }
+    cert_check_children();
+    k.fd = cert_written_since(&m);
+    if (k.fd) cert_side_detail(k.fd, &m, k.side, sizeof k.side);
+    scn_expect_format(k.x, k.expected, sizeof k.expected);
+    /* after a fault the records show the reference only: calling the
+     * function again with a big buffer could end the worker before its line */
+    k.sides = (k.have_f && cert_fault_oracle(k.f.oracle)) || k.faulted ? 1 : 2;
+    verdict(&k);
+    send_result(&k);
     cert_check_children(); /* a fork during the reductions: a second, fatal line for this case */
     /* a fault the oracles caught may leave the function's state broken
      * (a lock held, a heap half-updated): the next case gets a fresh worker */
-    if (faulted) cert_after_fault("crash", i + 1);
-    if (have_f && cert_fault_oracle(f.oracle)) cert_after_fault(f.oracle, i + 1);
+    if (k.faulted) cert_after_fault("crash", i + 1);
+    if (k.have_f && cert_fault_oracle(k.f.oracle)) cert_after_fault(k.f.oracle, i + 1);
 }
 
 void cert_conform_body(void *arg)

@@ -1,0 +1,22 @@
+/* The expectation oracle: see expect.h. */
+#include "expect.h"
+
+#include <string.h>
+
+const char *scn_expect_miss(const struct scn_expect *x, const struct scn_outcome *o, int scn_family)
+{
+    if (x->kind == SCN_EXPECT_ERR) {
+        /* the scnprintf family does not pass an error through: 0 and "" */
+        int failed = scn_family ? o->ret == 0 && o->len == 0 : o->ret < 0;
+        return failed ? NULL : "expect.err";
+    }
+    if (o->ret < 0 || (size_t)o->ret != o->len || o->len != x->len || memcmp(o->bytes, x->bytes, x->len))
+        return "expect.output";
+    if (x->nn == 0) { /* no n= in the expectation: no %n object may have been stored to */
+        for (size_t i = 0; i < o->nn; i++)
+            if (o->n[i] != 0) return "expect.n";
+        return NULL;
+    }
+    if (o->nn != x->nn || memcmp(o->n, x->n, sizeof(long long) * o->nn)) return "expect.n";
+    return NULL;
+}

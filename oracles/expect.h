@@ -1,0 +1,28 @@
+/* The expectation oracle: a call's outcome against the corpus expectation
+ * of its dialect (the corpus files, struct scn_expect). One decision for every
+ * program that checks the corpus: scn-conform and certification. */
+#ifndef SCN_EXPECT_ORACLE_H
+#define SCN_EXPECT_ORACLE_H
+
+#include <stddef.h>
+
+#include "case.h"
+
+/* What a call gave: its return value, the bytes it printed with a buffer
+ * big enough (len of them) and the values its %n conversions stored. */
+struct scn_outcome {
+    int ret;
+    const void *bytes;
+    size_t len;
+    const long long *n;
+    size_t nn;
+};
+
+/* The expectation x misses: "expect.err" (an error was expected: a negative
+ * return, or for the scnprintf family, scn_family != 0, 0 and nothing
+ * printed), "expect.output" (other bytes or a return other than their
+ * length), "expect.n" (other %n values, or any stored where the expectation
+ * has none); NULL when the outcome meets it. */
+const char *scn_expect_miss(const struct scn_expect *x, const struct scn_outcome *o, int scn_family);
+
+#endif
