@@ -67,8 +67,15 @@ static int fast_conv(struct sink *w, const struct fmt_spec *sp, char sign,
         x.ip = 0;
     }
     if (sp->conv == 'f') {
-        if (tiny) {
-            if (tiny == 2 || !tiny_f(v, prec, rm, &D, wk))
+        if (!tiny && x.f == 0) {
+            /* an integer: no rounding */
+            dg = u128_chars(tb + 72, x.ip);
+            nd = (int)(tb + 72 - dg);
+            E = nd - 1;
+        } else {
+            /* D: the value rounded to prec fraction digits */
+            if (tiny ? tiny == 2 || !tiny_f(v, prec, rm, &D, wk)
+                     : (x.ip ? E + 1 : 0) + prec > 19 || !scaled_round(&x, prec, rm, v->neg, &D))
                 return 0;
             if (D) {
                 dg = u64_chars(tb + 72, D);
@@ -78,20 +85,6 @@ static int fast_conv(struct sink *w, const struct fmt_spec *sp, char sign,
                 dg = tb;
                 nd = 0;
             }
-        } else if (x.f == 0) {
-            /* an integer: no rounding */
-            dg = u128_chars(tb + 72, x.ip);
-            nd = (int)(tb + 72 - dg);
-            E = nd - 1;
-        } else if ((x.ip ? E + 1 : 0) + prec > 19 || !scaled_round(&x, prec, rm, v->neg, &D)) {
-            return 0;
-        } else if (D) {
-            dg = u64_chars(tb + 72, D);
-            nd = (int)(tb + 72 - dg);
-            E = nd - 1 - prec;
-        } else {
-            dg = tb;
-            nd = 0;
         }
         n = fbody_f(ob + 1, dg, nd, E, prec, prec || hash);
     } else {

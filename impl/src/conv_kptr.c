@@ -129,40 +129,22 @@ static int kp_fixed(struct sink *w, const unsigned char *fmt, const void *ptr, s
 
 int kernel_ptr_ext(struct sink *w, const unsigned char *fmt, const void *ptr, struct kspec spec)
 {
+    /* each extension prints and returns 1; 0 leaves the pointer to plain %p */
     switch (fmt[0]) {
-    case 'I':
-    case 'i':
-        kernel_ip_addr(w, fmt, ptr, spec);
-        return 1;
-    case 'E':
-        kernel_escaped(w, fmt, ptr, spec);
-        return 1;
+    case 'I': case 'i': kernel_ip_addr(w, fmt, ptr, spec); return 1;
+    case 'E': kernel_escaped(w, fmt, ptr, spec); return 1;
     case 'e':
         /* IS_ERR(): only an ERR_PTR has a name; anything else is plain %p */
         if ((uintptr_t)ptr < (uintptr_t)-4095)
             return 0;
         kernel_err_ptr(w, ptr, spec);
         return 1;
-    case 'b':
-        kernel_bitmap(w, fmt, ptr, spec);
-        return 1;
-    case 'r':
-    case 'R':
-        kernel_resource(w, fmt, ptr, spec);
-        return 1;
-    case 't':
-        kernel_time(w, fmt, ptr, spec);
-        return 1;
-    case '4':
-        kernel_fourcc(w, fmt, ptr, spec);
-        return 1;
-    case 'N':
-        kernel_netdev(w, fmt, ptr, spec);
-        return 1;
-    case 'V':
-        kp_va_format(w, ptr, spec);
-        return 1;
-    default:
-        return kp_fixed(w, fmt, ptr, spec);
+    case 'b': kernel_bitmap(w, fmt, ptr, spec); return 1;
+    case 'r': case 'R': kernel_resource(w, fmt, ptr, spec); return 1;
+    case 't': kernel_time(w, fmt, ptr, spec); return 1;
+    case '4': kernel_fourcc(w, fmt, ptr, spec); return 1;
+    case 'N': kernel_netdev(w, fmt, ptr, spec); return 1;
+    case 'V': kp_va_format(w, ptr, spec); return 1;
+    default: return kp_fixed(w, fmt, ptr, spec);
     }
 }

@@ -45,6 +45,22 @@ struct fxval {
     int k;
 };
 
+/* q rounded by its remainder (cmp: against one half, -1 below, 0 equal, 1
+ * above; nz: non-zero) in mode rm for a value of sign neg, into *D; 1. */
+static int round_bits(uint64_t q, int cmp, int nz, enum ref_rounding rm, int neg,
+                      uint64_t *D)
+{
+    int up;
+    switch (rm) {
+    case REF_ROUND_TOWARD_ZERO: up = 0; break;
+    case REF_ROUND_UPWARD: up = !neg && nz; break;
+    case REF_ROUND_DOWNWARD: up = neg && nz; break;
+    default: up = cmp > 0 || (cmp == 0 && (q & 1)); break;
+    }
+    *D = q + (uint64_t)up;
+    return 1;
+}
+
 /* round((ip + f/2^k) * 10^s) into *D; 0 if it does not provably fit.  The
  * caller guarantees the result is below 10^19 (so ip * 10^s fits). */
 static int scaled_round(const struct fxval *x, int s, enum ref_rounding rm, int neg,
@@ -102,15 +118,7 @@ static int scaled_round(const struct fxval *x, int s, enum ref_rounding rm, int 
         cmp = rem > half ? 1 : rem < half ? -1 : x->f ? 1 : 0;
         nz = rem != 0 || x->f != 0;
     }
-    int up;
-    switch (rm) {
-    case REF_ROUND_TOWARD_ZERO: up = 0; break;
-    case REF_ROUND_UPWARD: up = !neg && nz; break;
-    case REF_ROUND_DOWNWARD: up = neg && nz; break;
-    default: up = cmp > 0 || (cmp == 0 && (q & 1)); break;
-    }
-    *D = q + (uint64_t)up;
-    return 1;
+    return round_bits(q, cmp, nz, rm, neg, D);
 }
 
 /* value = ip + f / 2^k for the fast route; E = decimal exponent of the
@@ -154,20 +162,6 @@ static int fast_prep(const struct fp_value *v, struct fxval *x, long *E)
  * of it.  s <= B5_MAX_S: 64 + 4990 * log2(5) < 11650 bits = 183 limbs
  * (in the caller's big-number buffer). */
 #define B5_MAX_S 4990
-
-static int round_bits(uint64_t q, int cmp, int nz, enum ref_rounding rm, int neg,
-                      uint64_t *D)
-{
-    int up;
-    switch (rm) {
-    case REF_ROUND_TOWARD_ZERO: up = 0; break;
-    case REF_ROUND_UPWARD: up = !neg && nz; break;
-    case REF_ROUND_DOWNWARD: up = neg && nz; break;
-    default: up = cmp > 0 || (cmp == 0 && (q & 1)); break;
-    }
-    *D = q + (uint64_t)up;
-    return 1;
-}
 
 /* floor(m * 10^s * 2^e) into *q (0 if it does not fit 64 bits), cmp/nz: the
  * remainder against one half / non-zero.  m odd, e < 0, 0 <= s <= B5_MAX_S. */

@@ -81,17 +81,7 @@ static void conv_hex(struct sink *w, const struct fmt_spec *sp, char sign,
         if (prec > nd)
             sink_pad(w, '0', (size_t)(prec - nd));
     }
-    char t[24];
-    int n = 0;
-    unsigned long u = x < 0 ? (unsigned long)-x : (unsigned long)x;
-    do {
-        t[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    sink_putc(w, up ? 'P' : 'p');
-    sink_putc(w, x < 0 ? '-' : '+');
-    while (n)
-        sink_putc(w, t[--n]);
+    put_exp(w, up ? 'P' : 'p', x, 1); /* the exponent: at least one digit */
     sink_pad(w, ' ', rp);
 }
 

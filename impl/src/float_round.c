@@ -93,17 +93,7 @@ static void src_init(struct dsrc *s, const struct fp_value *v, uint32_t *buf, ch
     uint64_t m = v->mant;
     int e = v->exp;
     if (m == 0) {
-        s->dig = 0;
-        s->nd = 0;
-        s->lim = buf;
-        s->nl = 0;
-        s->skip = 0;
-        s->E = 0;
-        s->zero = 1;
-        s->fast = 0;
-        s->tail = 0;
-        s->f = 0;
-        s->k = 0;
+        *s = (struct dsrc){ .lim = buf, .zero = 1 };
         return;
     }
     int tz = __builtin_ctzll(m);
@@ -292,17 +282,8 @@ void fp_round_value(const struct fp_value *v, char conv, long long L, enum ref_r
         /* value < 2^-4(L+1) < 10^-(L+1): every digit is discarded, the first
          * one is 0 and the rest is not zero: 0, or one unit of 10^-L away
          * from zero in the directed modes (no expansion needed) */
-        s->dig = dbuf;
-        s->nd = 0;
-        s->lim = buf;
-        s->nl = 0;
-        s->skip = 0;
-        s->zero = 0;
-        s->fast = 0;
-        s->tail = 0;
-        s->f = 0;
-        s->k = 0;
-        s->E = -L - 1; /* any E < -L: the rounding position is before digit 0 */
+        /* any E < -L: the rounding position is before digit 0 */
+        *s = (struct dsrc){ .dig = dbuf, .lim = buf, .E = -L - 1 };
         dbuf[0] = '0';
         r->c = 0;
         r->npre = 0;

@@ -432,44 +432,20 @@ int ref_vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return ref_vscnprintf_ex(buf, size, NULL, fmt, ap);
 }
 
+/* The variadic entry points, each its va_list function over its arguments. */
+#define REF_VARIADIC(call) \
+    va_list ap;            \
+    int r;                 \
+    va_start(ap, fmt);     \
+    r = call;              \
+    va_end(ap);            \
+    return r
+
 int ref_snprintf(char *buf, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    int r;
-    va_start(ap, fmt);
-    r = ref_vsnprintf_ex(buf, size, NULL, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
+{ REF_VARIADIC(ref_vsnprintf_ex(buf, size, NULL, fmt, ap)); }
 int ref_scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-    va_list ap;
-    int r;
-    va_start(ap, fmt);
-    r = ref_vscnprintf_ex(buf, size, NULL, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
-int ref_snprintf_ex(char *buf, size_t size, const struct ref_options *opt,
-                    const char *fmt, ...)
-{
-    va_list ap;
-    int r;
-    va_start(ap, fmt);
-    r = ref_vsnprintf_ex(buf, size, opt, fmt, ap);
-    va_end(ap);
-    return r;
-}
-
-int ref_scnprintf_ex(char *buf, size_t size, const struct ref_options *opt,
-                     const char *fmt, ...)
-{
-    va_list ap;
-    int r;
-    va_start(ap, fmt);
-    r = ref_vscnprintf_ex(buf, size, opt, fmt, ap);
-    va_end(ap);
-    return r;
-}
+{ REF_VARIADIC(ref_vscnprintf_ex(buf, size, NULL, fmt, ap)); }
+int ref_snprintf_ex(char *buf, size_t size, const struct ref_options *opt, const char *fmt, ...)
+{ REF_VARIADIC(ref_vsnprintf_ex(buf, size, opt, fmt, ap)); }
+int ref_scnprintf_ex(char *buf, size_t size, const struct ref_options *opt, const char *fmt, ...)
+{ REF_VARIADIC(ref_vscnprintf_ex(buf, size, opt, fmt, ap)); }
