@@ -49,6 +49,15 @@ def _num(fmt, i):
     return (int(fmt[i:j]) if j > i else None), j
 
 
+def _star(fmt, i):
+    """The '*' before index i: ('*', m) for *m$, ('*', None) for the next
+    argument; and the index after it."""
+    n, j = _num(fmt, i)
+    if n is not None and j < len(fmt) and fmt[j] == 0x24:
+        return ("*", n), j + 1
+    return ("*", None), i
+
+
 def parse(fmt: bytes):
     """Split a format into literal bytes and Spec objects (C17 7.21.6.1p4).
     width/prec: None, int, ('*', None) for next arg, ('*', m) for *m$."""
@@ -76,12 +85,7 @@ def parse(fmt: bytes):
         sp.flags = flags
         sp.width = None
         if i < len(fmt) and fmt[i] == 0x2A:
-            i += 1
-            n, j = _num(fmt, i)
-            if n is not None and j < len(fmt) and fmt[j] == 0x24:
-                sp.width = ("*", n); i = j + 1
-            else:
-                sp.width = ("*", None)
+            sp.width, i = _star(fmt, i + 1)
         else:
             n, i = _num(fmt, i)
             sp.width = n
@@ -89,12 +93,7 @@ def parse(fmt: bytes):
         if i < len(fmt) and fmt[i] == 0x2E:
             i += 1
             if i < len(fmt) and fmt[i] == 0x2A:
-                i += 1
-                n, j = _num(fmt, i)
-                if n is not None and j < len(fmt) and fmt[j] == 0x24:
-                    sp.prec = ("*", n); i = j + 1
-                else:
-                    sp.prec = ("*", None)
+                sp.prec, i = _star(fmt, i + 1)
             else:
                 n, i = _num(fmt, i)
                 sp.prec = n if n is not None else 0   # "only the period": zero

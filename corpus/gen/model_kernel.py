@@ -130,6 +130,15 @@ ZERO_ARG = {"int": ("int", 0), "uint": ("int", 0), "long": ("long", 0), "ptr": (
             "str": ("str", None), "mem": ("mem", None)}
 
 
+def _decimal(fmt, i, n):
+    """The decimal digits of fmt[:n] from i (at least one): their value and
+    the index after them (format_decode()'s skip_atoi)."""
+    j = i
+    while j < n and 0x30 <= fmt[j] <= 0x39:
+        j += 1
+    return int(fmt[i:j]), j
+
+
 def format_kernel(fmt: bytes, args):
     """vsnprintf()'s full output of fmt with args; args None: a va_list
     of zeros (every argument 0 or NULL)."""
@@ -163,10 +172,7 @@ def format_kernel(fmt: bytes, args):
             i += 1
         field_width = -1
         if i < n and 0x30 <= fmt[i] <= 0x39:
-            j = i
-            while j < n and 0x30 <= fmt[j] <= 0x39:
-                j += 1
-            field_width = int(fmt[i:j]); i = j
+            field_width, i = _decimal(fmt, i, n)
             if field_width > FIELD_WIDTH_MAX:
                 raise NotDefined("literal width beyond the 24-bit field")
         elif i < n and fmt[i] == 0x2A:
@@ -183,10 +189,7 @@ def format_kernel(fmt: bytes, args):
         if i < n and fmt[i] == 0x2E:
             i += 1
             if i < n and 0x30 <= fmt[i] <= 0x39:
-                j = i
-                while j < n and 0x30 <= fmt[j] <= 0x39:
-                    j += 1
-                precision = int(fmt[i:j]); i = j
+                precision, i = _decimal(fmt, i, n)
                 if precision > PRECISION_MAX:
                     raise NotDefined("literal precision beyond the 16-bit field")
             elif i < n and fmt[i] == 0x2A:
