@@ -231,26 +231,31 @@ def test_a_hang_of_the_case_model_alone_is_not_a_kill(tmp_path, monkeypatch):
     assert o.status == "killed" and o.signature == "hang:%d:musl:hang"
 
 
-def test_a_corpus_hang_kills_only_when_the_mutant_alone_hangs(tmp_path, monkeypatch):
-    """scn-conform's 1-s call limit on a loaded machine: a hang is replayed,
-    the mutant alone and the unmodified target alone."""
+def test_a_corpus_hang_kills_only_when_the_mutant_fails_the_case_alone(tmp_path, monkeypatch):
+    """scn-conform's 1-s call limit on a loaded machine: a hang is replayed
+    beside the reference, the mutant and the unmodified target, and kills
+    only with a death or finding the unmodified target does not have."""
     from scnfuzz import mutate_run
-    mutate_run_hang = _rec(oracle="hang", signature="hang:%d:musl:hang", targets=["musl"])
-    replay = _fake_replay(tmp_path, {("7", "-"): mutate_run_hang}, monkeypatch)
+    hang = _rec(oracle="hang", signature="hang:%d:musl:hang", targets=["musl"])
+    replay = _fake_replay(tmp_path, {("7", "-"): hang}, monkeypatch)
     stopper = mutate_run.Stopper()
     env7, env0 = dict(os.environ, SCN_MUTANT="7"), dict(os.environ, SCN_MUTANT="0")
-    assert mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', env7, env0) is None
-    why = mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', dict(env7, SCN_MUTANT="8"),
-                                  env0)
-    assert why and "returns" in why
-    (tmp_path / "says.tsv").write_text(f"7\t-\t{mutate_run_hang}\n0\t-\t{mutate_run_hang}\n")
-    why = mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', env7, env0)
-    assert why and "unmodified musl hangs" in why
-    # a crash of the mutant alone (a sanitizer's report, slow to write under load, was a hang to
-    # scn-conform) is its doing too
-    crash = _rec(oracle="crash", signature="crash:%d:musl:crash", targets=["musl"])
-    (tmp_path / "says.tsv").write_text(f"7\t-\t{crash}\n")
-    assert mutate_run.confirm_hang(stopper, (str(replay),) * 2, "musl", '"%d" int:1', env7, env0) is None
+    both = (str(replay),) * 2
+    assert mutate_run.confirm_hang(stopper, both, "musl", '"%d" int:1', env7, env0) is None
+    why = mutate_run.confirm_hang(stopper, both, "musl", '"%d" int:1', dict(env7, SCN_MUTANT="8"), env0)
+    assert why and "passes the case" in why
+    (tmp_path / "says.tsv").write_text(f"7\t-\t{hang}\n0\t-\t{hang}\n")
+    why = mutate_run.confirm_hang(stopper, both, "musl", '"%d" int:1', env7, env0)
+    assert why and "the same way" in why
+    # a crash of the mutant (an ASan report, slow to write under load), or its slow call's wrong bytes
+    for rec in (_rec(oracle="crash", signature="crash:%d:musl:crash", targets=["musl"]),
+                _rec(signature="differential:%d:musl~ref:divergence", targets=["musl", "ref"])):
+        (tmp_path / "says.tsv").write_text(f"7\t-\t{rec}\n")
+        assert mutate_run.confirm_hang(stopper, both, "musl", '"%d" int:1', env7, env0) is None
+    # a difference between other targets, or one a rule explains, is not the mutant's
+    (tmp_path / "says.tsv").write_text(
+        f"7\t-\t{_rec(signature='differential:s-null:musl~ref:implementation-defined', classification='implementation-defined', targets=['musl', 'ref'])}\n")
+    assert mutate_run.confirm_hang(stopper, both, "musl", '"%d" int:1', env7, env0)
 
 
 def test_picolibc_long_double_cases_are_left_out(tmp_path):

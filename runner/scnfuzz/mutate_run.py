@@ -296,36 +296,41 @@ HANG_CHECK_S = 10  # a confirmed hang: the mutant's call still running after thi
 
 
 def confirm_hang(stopper, replays, target, case, env, original_env):
-    """None when the case kills target alone under env (the mutant,
-    replays[0]: a hang, or a crash: a sanitizer's report, which under load can
-    take longer than scn-conform's 1-s call limit to write, is seen there as a
-    hang) and does not under original_env (the unmodified target,
-    replays[1]); else why it is not the mutant's doing. scn-conform's limit is
-    1 s per call on a shared machine, and a case the case model itself is slow
-    on hangs every target alike."""
+    """None when the case, replayed on target beside the reference, gives the
+    mutant (env, replays[0]) a death or a finding that the unmodified target
+    (original_env, replays[1]) does not have; else why it is not the
+    mutant's doing. scn-conform's limit is 1 s per call on a shared machine:
+    a mutant whose call takes seconds (pad() writing 4 GB of padding) is a
+    "hang" there, and its replay shows what it does wrong (the bytes); an ASan
+    report, slow to write under load, is a "hang" there and a crash here; a
+    case the case model itself is slow on hangs every target alike."""
     dialect = "kernel" if target in ("kernel", "ref-kernel") else "iso"
+    ref = "ref-kernel" if dialect == "kernel" else "ref"
+    targets = [ref, target] if target != ref else [target]
 
-    def hangs(replay, e):
-        cmd = [replay, "-q", "--dialect", dialect, "--target", target, case]
+    def findings(replay, e):
+        cmd = [replay, "-q", "--dialect", dialect] + [x for t in targets for x in ("--target", t)] + [case]
         rc, out, _ = _communicate(stopper, cmd, dict(e, SCN_REPLAY_TIMEOUT=str(HANG_CHECK_S)),
                                   timeout=REPLAY_WALL_S)
         if rc is None:
-            return True
+            return {"(the replay did not end)"}
+        sigs = set()
         for raw in out.splitlines():
             if raw.startswith(b"{"):
                 try:
                     r = json.loads(raw)
                 except ValueError:
                     continue
-                if r.get("oracle") in ("hang", "crash") and target in (r.get("targets") or ()):
-                    return True
-        return False
+                if target in (r.get("targets") or ()) and r.get("classification") not in KNOWN_CLASSES:
+                    sigs.add(r.get("signature"))
+        return sigs
     if not case:
         return "no case to replay"
-    if not hangs(replays[0], env):
-        return f"the mutant's {target} returns within {HANG_CHECK_S} s alone, and does not die"
-    if hangs(replays[1], original_env):
-        return f"the unmodified {target} hangs or dies on it too"
+    mutant = findings(replays[0], env)
+    if not mutant:
+        return f"the mutant's {target} returns within {HANG_CHECK_S} s and passes the case beside {ref}"
+    if not mutant - findings(replays[1], original_env):
+        return f"the unmodified {target} fails the case the same way"
     return None
 
 
