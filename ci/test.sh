@@ -1,14 +1,52 @@
 #!/usr/bin/env bash
-# Runs every test: set-up, the ASan+UBSan build, the C tests (ctest), then pytest.
+# Runs every test: set-up, the builds, the C tests (ctest), then pytest.
 # This is the README's test command and what .ci/run calls: every test, no
 # marker filter (a nightly job runs the same). Arguments go to pytest; the
 # markers of pytest.ini (slow, campaign) select by length:
 #   bash ci/test.sh -m "slow or campaign"          # the long tests only (builds, suites, campaigns)
 #   bash ci/test.sh -m "not slow and not campaign" # the quick set, while editing
+# Fixed-time campaigns run in their short form (SCN_TEST_CAMPAIGNS=short);
+# the nightly runs the long form: SCN_TEST_CAMPAIGNS=long bash ci/test.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/setup.sh
-cmake --preset asan >/dev/null
-cmake --build build/asan -j"$(nproc)"
-ctest --test-dir build/asan --output-on-failure -j"$(nproc)"
-SCN_BUILD_DIR="$PWD/build/asan" /usr/bin/python3 -m pytest -q tests "$@"
+cores=$(nproc)
+trap 'kill $(jobs -p) 2>/dev/null' EXIT  # a failed step leaves nothing running
+
+# The three build directories the tests use, configured side by side (configuring
+# mostly waits: apt-get source, package queries): build/asan (ASan+UBSan at -O1,
+# where the tests run), build/fuzz (libFuzzer) and build/afl (AFL++, as
+# tests/test_fuzzers.py configures it).
+cmake --preset asan >/dev/null &
+asan=$!
+cmake --preset fuzz >/dev/null &
+fuzz=$!
+cmake --preset afl -B build/afl -DSCN_WITH_KERNEL=OFF >/dev/null &
+afl=$!
+wait "$asan"
+wait "$fuzz"
+wait "$afl"
+cmake --build build/asan -j"$cores"
+
+# The C tests beside the fuzzing builds. Those are built before pytest starts, so
+# that no two tests build into one directory at once (tests run two at a time).
+ctest_log=$(mktemp)
+trap 'kill $(jobs -p) 2>/dev/null; rm -f "$ctest_log"' EXIT
+ctest --test-dir build/asan --output-on-failure -j"$cores" >"$ctest_log" 2>&1 &
+ctest_pid=$!
+# the fuzzers of fuzz/fuzzers.tsv and scn-replay (what tests/test_fuzzers.py builds)
+mapfile -t fuzzers < <(awk -F'\t' '/^fuzz_/ { print $1 }' fuzz/fuzzers.tsv)
+cmake --build build/fuzz -j"$cores" --target "${fuzzers[@]}" scn-replay
+cmake --build build/afl -j"$cores" --target fuzz_iso_diff
+# the project's objects `scnfuzz certify` links every driver with (build/certify/lib-*)
+PYTHONPATH="$PWD/runner" /usr/bin/python3 -c 'from scnfuzz import certify; certify.project_objects()'
+ctest_rc=0
+wait "$ctest_pid" || ctest_rc=$?
+cat "$ctest_log"
+[ "$ctest_rc" -eq 0 ] || exit "$ctest_rc"
+
+# Two pytest-xdist workers; tests that share a build, a whole-suite run or a
+# directory stay in one worker (tests/conftest.py makes the groups).
+export SCN_BUILD_DIR="$PWD/build/asan" SCN_FUZZ_BUILD_DIR="$PWD/build/fuzz"
+export SCN_TEST_CAMPAIGNS="${SCN_TEST_CAMPAIGNS:-short}"
+/usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup tests "$@"

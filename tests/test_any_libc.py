@@ -19,6 +19,10 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "runner"))
 from scnfuzz import anylibc, build, conform  # noqa: E402
 
+# The executors are built once into build/exec/<libc>-<hash>/ (klcc: its objects beside the
+# sources, programs/exec/*.o): one xdist worker runs every test that builds one
+pytestmark = pytest.mark.xdist_group("libc-executors")
+
 SCNFUZZ = REPO / "scnfuzz"
 STANDIN = REPO / "programs" / "certify" / "run.py"
 

@@ -100,6 +100,8 @@ def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
 
 
 @pytest.mark.campaign
+# build/afl: configured and built by the first of these (one xdist worker runs them all)
+@pytest.mark.xdist_group("build-afl")
 def test_afl_main_and_secondary_one_sync_dir(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"

@@ -213,6 +213,8 @@ def test_a_fuzzer_failing_at_start_up_is_a_setup_error(tmp_path, run_dir):
     assert len(lines) == 1 and "failed at start-up" in lines[0] and "allowances" in lines[0], p.stderr
 
 
+# reports/latest: moved by a run without --out; no other such test at the same time
+@pytest.mark.xdist_group("reports-latest")
 def test_default_run_directory_and_latest_symlink(tmp_path):
     env = _fake_build(tmp_path, "crash-once")
     reports = REPO / "reports"
@@ -243,6 +245,8 @@ def test_default_run_directory_and_latest_symlink(tmp_path):
 
 
 @pytest.mark.campaign
+# build/afl: configured and built by the first of these (one xdist worker runs them all)
+@pytest.mark.xdist_group("build-afl")
 def test_afl_engine_campaign(run_dir):
     """--engine afl: AFL++ (build/afl, configured on first use) runs the same
     fuzzer in campaign mode; its stats give the executions; SIGTERM stops it."""

@@ -111,6 +111,8 @@ def test_minimize_out_leaves_the_corpus(campaign, tmp_path):
 
 
 @pytest.mark.campaign
+# build/afl: configured and built by the first of these (one xdist worker runs them all)
+@pytest.mark.xdist_group("build-afl")
 def test_minimize_with_afl_cmin(tmp_path):
     work = tmp_path / "c"
     shutil.copytree(SEEDS, work)

@@ -110,6 +110,8 @@ def test_fuzzer_campaign_lines_are_records(tmp_path, fuzz_build):  # noqa: F811
 
 
 @pytest.mark.campaign
+# build/exec/musl-*: the executor test_any_libc.py builds too; one xdist worker builds it
+@pytest.mark.xdist_group("libc-executors")
 def test_executor_campaign_lines_are_records(tmp_path):
     out = tmp_path / "run"
     p = subprocess.run([str(REPO / "scnfuzz"), "fuzz", "--libc-cc", "musl-gcc", "--time", "4", "--out", str(out)],

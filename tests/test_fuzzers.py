@@ -15,6 +15,8 @@ import subprocess
 
 import pytest
 
+from conftest import exclusive, short_form
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 # the one list of fuzzers, fuzz/fuzzers.tsv
 FUZZERS = [l.split("\t")[0] for l in (REPO / "fuzz" / "fuzzers.tsv").read_text().splitlines()
@@ -63,13 +65,14 @@ def _run(cmd, **kw):
 def fuzz_build() -> pathlib.Path:
     env_dir = os.environ.get("SCN_FUZZ_BUILD_DIR")
     bdir = pathlib.Path(env_dir) if env_dir else REPO / "build" / "fuzz"
-    if not (bdir / "CMakeCache.txt").is_file():
-        if env_dir:
-            pytest.fail(f"SCN_FUZZ_BUILD_DIR={bdir} is not a configured CMake build directory", pytrace=False)
-        r = _run(["cmake", "--preset", "fuzz"], cwd=REPO)
-        if r.returncode != 0:
-            pytest.fail(f"`cmake --preset fuzz` failed:\n{r.stdout[-3000:]}", pytrace=False)
-    r = _run(["cmake", "--build", str(bdir), "-j2", "--target"] + TARGETS, cwd=REPO)
+    with exclusive(bdir):  # one build at a time: each xdist worker has this fixture
+        if not (bdir / "CMakeCache.txt").is_file():
+            if env_dir:
+                pytest.fail(f"SCN_FUZZ_BUILD_DIR={bdir} is not a configured CMake build directory", pytrace=False)
+            r = _run(["cmake", "--preset", "fuzz"], cwd=REPO)
+            if r.returncode != 0:
+                pytest.fail(f"`cmake --preset fuzz` failed:\n{r.stdout[-3000:]}", pytrace=False)
+        r = _run(["cmake", "--build", str(bdir), "-j2", "--target"] + TARGETS, cwd=REPO)
     if r.returncode != 0:
         pytest.fail(f"building the fuzzers in {bdir} failed (is fuzz added to the build, "
                     f"with SCN_FUZZ=ON and clang?):\n{r.stdout[-3000:]}", pytrace=False)
@@ -315,19 +318,26 @@ def test_replay_fuzzer_bytes_and_allowances(fuzz_build, tmp_path):
 
 @pytest.mark.campaign
 @pytest.mark.slow
+# it builds the klibc executor: klcc compiles each source into an object beside it
+# (programs/exec/*.o), so no other klcc build may run at the same time (test_any_libc.py)
+@pytest.mark.xdist_group("libc-executors")
 def test_fuzz_build_without_sanitizers(tmp_path):
     """The fuzz-nosan configuration (CMakePresets.json: libFuzzer, no sanitizer; the README's
     throughput build) builds every program, not only the fuzzers, and its ISO differential
-    fuzzer runs. (musl and the kernel left out here, for time: they are instrumented alike.)"""
+    fuzzer runs. (musl and the kernel left out here, for time: they are instrumented alike.
+    In the short form, CI's, only the ISO differential fuzzer is built: the asan build
+    already builds every program from the same CMake lists.)"""
     if not shutil.which("clang-14"):
         pytest.skip("clang-14 not installed")
     bdir = tmp_path / "fuzz-nosan"
     r = _run(["cmake", "-S", str(REPO), "-B", str(bdir), "-G", "Ninja", "-DCMAKE_C_COMPILER=clang-14",
               "-DSCN_FUZZ=ON", "-DSCN_SANITIZE=OFF", "-DSCN_WITH_KERNEL=OFF", "-DSCN_WITH_MUSL=OFF"], timeout=300)
     assert r.returncode == 0, r.stdout[-3000:]
-    r = _run(["cmake", "--build", str(bdir), "-j2"], timeout=900)
+    r = _run(["cmake", "--build", str(bdir), "-j2"] + (["--target", "fuzz_iso_diff"] if short_form() else []),
+             timeout=900)
     assert r.returncode == 0, r.stdout[-3000:]
-    assert (bdir / "programs" / "scn-conform").exists()
+    if not short_form():  # every program
+        assert (bdir / "programs" / "scn-conform").exists()
     corpus = tmp_path / "corpus"
     shutil.copytree(REPO / "corpus" / "fuzz" / "fuzz_iso_diff", corpus)
     env = dict(os.environ, SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(tmp_path / "findings.jsonl"))
@@ -340,6 +350,8 @@ def test_fuzz_build_without_sanitizers(tmp_path):
 
 
 @pytest.mark.campaign
+# build/afl: configured and built by the first of these (one xdist worker runs them all)
+@pytest.mark.xdist_group("build-afl")
 def test_afl_build_and_short_run(tmp_path):
     if not shutil.which("afl-clang-fast") or not shutil.which("afl-fuzz"):
         pytest.skip("afl++ not installed")

@@ -23,8 +23,8 @@ fixture fuzz_build of test_fuzzers.py, $SCN_FUZZ_BUILD_DIR):
 - a new root cause aborts with a glibc-assert line naming its signature,
   which ClusterFuzz's stack analyzer takes as the crash state: two planted
   bugs, two crash states;
-- each shipped fuzzer, run 30 s from its seeds as ClusterFuzz runs it
-  (SCN_FUZZ_CONTINUE unset), does not abort: the differences of glibc, musl
+- each shipped fuzzer, run 30 s from its seeds as ClusterFuzz runs it (10 s
+  with SCN_TEST_CAMPAIGNS=short, CI's form) (SCN_FUZZ_CONTINUE unset), does not abort: the differences of glibc, musl
   and the kernel it meets are known bugs or allowances;
 - run_tests.sh (OSS-Fuzz's unit-test hook) builds and passes the C tests in
   build.sh's tree; the license headers OSS-Fuzz's presubmit asks for; the
@@ -49,6 +49,7 @@ import zipfile
 
 import pytest
 
+from conftest import campaign_seconds, exclusive
 # the fuzz build and how test_fuzzers.py runs its fuzzers (fuzz_build: the fixture)
 from test_fuzzers import binary, fuzz_build, fuzz_env, no_aslr  # noqa: F401
 
@@ -107,8 +108,9 @@ def _musl_cache() -> str | None:
     if env:
         return env
     cache = pathlib.Path("/tmp/scnfuzz-ossfuzz-musl-cache")
-    r = subprocess.run(["sh", str(REPO / "core/targets/musl/fetch-musl-source.sh"), str(cache)],
-                       capture_output=True, text=True, timeout=300)
+    with exclusive(cache):  # the ASan and MSan builds may set up in two xdist workers at once
+        r = subprocess.run(["sh", str(REPO / "core/targets/musl/fetch-musl-source.sh"), str(cache)],
+                           capture_output=True, text=True, timeout=300)
     return str(cache) if r.returncode == 0 else None  # else build.sh's CMake fetches itself
 
 
@@ -503,8 +505,8 @@ def test_new_root_cause_is_its_own_clusterfuzz_crash(fuzz_build, tmp_path):
     assert len(set(states.values())) == len(bugs), states
 
 
-# The fuzzers run 30 s each, two at a time (marked slow and campaign).
-SHIPPED_RUN_SECONDS = 30
+# The fuzzers run 30 s each, two at a time (marked slow and campaign); 10 s in CI's short form.
+SHIPPED_RUN_SECONDS = campaign_seconds(30, 10)
 
 
 def _run_shipped(out: pathlib.Path, fuzzer: str, tmp_path: pathlib.Path):

@@ -156,6 +156,8 @@ def test_markdown_and_junit(conform_ref):
     assert len(bugs) == rep["summary"]["bugs"]
 
 
+# reports/latest: moved by a run without --out; no other such test at the same time
+@pytest.mark.xdist_group("reports-latest")
 def test_latest_symlink_points_at_default_runs(tmp_path):
     # a run under reports/ moves reports/latest; --out elsewhere leaves it alone
     latest = REPO / "reports" / "latest"
