@@ -29,9 +29,14 @@
 #endif
 
 #define SCN_MATRIX_ADAPTER(cname, version_text, field, entry, api_, conventions_) \
+    SCN_MATRIX_ADAPTER_NAMED(cname, #cname, version_text, field, entry, api_, conventions_)
+
+/* The same for a target whose name is no C identifier ("linux-tools"):
+ * cname is the name with '_' for '-' (matrix_target.cmake's C name). */
+#define SCN_MATRIX_ADAPTER_NAMED(cname, name_, version_text, field, entry, api_, conventions_) \
     static const char *scn_matrix_version_##cname(void) { return version_text; } \
     const struct scn_target scn_target_##cname = {                                 \
-        .name = #cname,                                                            \
+        .name = name_,                                                             \
         .version = scn_matrix_version_##cname,                                     \
         .dialect = SCN_DIALECT_ISO,                                                \
         .field = entry,                                                            \

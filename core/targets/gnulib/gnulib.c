@@ -16,11 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "target.h"
+#include "matrix_adapter.h"
 
 char *gnulib_vasnprintf(char *resultbuf, size_t *lengthp, const char *format, va_list args);
-
-static const char *gnulib_version_text(void) { return SCN_MATRIX_VERSION " (vasnprintf-posix)"; }
 
 static int gnulib_entry(char *buf, size_t size, const char *fmt, va_list ap)
 {
@@ -36,15 +34,6 @@ static int gnulib_entry(char *buf, size_t size, const char *fmt, va_list ap)
     return len > (size_t)0x7fffffff ? -1 : (int)len;
 }
 
-const struct scn_target scn_target_gnulib = {
-    .name = "gnulib",
-    .version = gnulib_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = gnulib_entry,
-    .vscnprintf = NULL,
-    .where = "in-process",
-    .api = SCN_API_C99,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "vasnprintf returns a malloc'd string and its length (lib/vasnprintf.h); adapted to C99: "
-                   "copied, cut to size-1, returns the length; on glibc each directive is glibc's snprintf",
-};
+SCN_MATRIX_ADAPTER(gnulib, SCN_MATRIX_VERSION " (vasnprintf-posix)", vsnprintf, gnulib_entry, SCN_API_C99,
+                   "vasnprintf returns a malloc'd string and its length (lib/vasnprintf.h); adapted to C99: "
+                   "copied, cut to size-1, returns the length; on glibc each directive is glibc's snprintf");

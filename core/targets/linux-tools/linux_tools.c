@@ -12,21 +12,11 @@
  * returns -1, and a failing vsnprintf's -1 passes through
  * (oracles/known_bugs.tsv, linux-tools-scn-size0). The dialect is ISO: the
  * formats are glibc's. */
-#include "target.h"
+#include "matrix_adapter.h"
 
 int ltools_vscnprintf(char *buf, size_t size, const char *fmt, va_list args);
 
-static const char *ltools_version_text(void) { return SCN_MATRIX_VERSION " (tools/lib/vsprintf.c)"; }
-
-const struct scn_target scn_target_linux_tools = {
-    .name = "linux-tools",
-    .version = ltools_version_text,
-    .dialect = SCN_DIALECT_ISO,
-    .vsnprintf = NULL,
-    .vscnprintf = ltools_vscnprintf,
-    .where = "in-process",
-    .api = SCN_API_SCN,
-    .group = SCN_GROUP_MATRIX,
-    .conventions = "tools/lib/vsprintf.c vscnprintf = min(glibc vsnprintf, size-1): bytes written, "
-                   "but -1 at size 0 and on a vsnprintf error (kernel doc of vscnprintf: 0)",
-};
+SCN_MATRIX_ADAPTER_NAMED(linux_tools, "linux-tools", SCN_MATRIX_VERSION " (tools/lib/vsprintf.c)", vscnprintf,
+                         ltools_vscnprintf, SCN_API_SCN,
+                         "tools/lib/vsprintf.c vscnprintf = min(glibc vsnprintf, size-1): bytes written, "
+                         "but -1 at size 0 and on a vsnprintf error (kernel doc of vscnprintf: 0)");
