@@ -217,11 +217,9 @@ static int bin5(uint64_t m, int e, int s, uint64_t *q, int *cmp, int *nz, uint64
 static int tiny_e(const struct fp_value *v, int L, enum ref_rounding rm, uint64_t *D, long *Eo,
                   uint64_t *wk)
 {
-    uint64_t m = v->mant, q;
-    int e = v->exp, cmp, nz;
-    int tz = __builtin_ctzll(m);
-    m >>= tz;
-    e += tz;
+    uint64_t m, q;
+    int e, cmp, nz;
+    odd_mant(v, &m, &e); /* a tiny value is not zero */
     long l2 = (long)(64 - __builtin_clzll(m)) - 1 + e; /* value in [2^l2, 2^(l2+1)) */
     long long pr = (long long)l2 * 1292913986ll;        /* log10(2) * 2^32 */
     long E = (long)(pr >= 0 ? pr >> 32 : -((-pr + 0xffffffffll) >> 32));
@@ -249,11 +247,9 @@ static int tiny_e(const struct fp_value *v, int L, enum ref_rounding rm, uint64_
 static int tiny_f(const struct fp_value *v, int P, enum ref_rounding rm, uint64_t *D,
                   uint64_t *wk)
 {
-    uint64_t m = v->mant, q;
-    int e = v->exp, cmp, nz;
-    int tz = __builtin_ctzll(m);
-    m >>= tz;
-    e += tz;
+    uint64_t m, q;
+    int e, cmp, nz;
+    odd_mant(v, &m, &e); /* a tiny value is not zero */
     long l2 = (long)(64 - __builtin_clzll(m)) - 1 + e;
     if (l2 + 1 + (P * 10 + 2) / 3 + 1 > 63)
         return 0;

@@ -38,6 +38,23 @@ static inline const char *scan_text(const char *q)
     }
 }
 
+/* Writes the text from p up to the next conversion ("%%" as '%'); returns
+ * the '%' that starts it, or NULL at the end of the format. */
+static inline const char *copy_text(struct sink *w, const char *p)
+{
+    for (;;) {
+        const char *q = scan_text(p);
+        if (q != p)
+            sink_write(w, p, (size_t)(q - p));
+        if (!*q)
+            return NULL;
+        if (q[1] != '%')
+            return q;
+        sink_putc(w, '%');
+        p = q + 2;
+    }
+}
+
 static inline void fetch(union arg *a, unsigned kind, va_list *ap)
 {
     switch (kind) {
@@ -206,16 +223,9 @@ static int iso_positional(struct sink *w, const char *fmt, va_list *ap,
     }
 
     for (p = fmt;;) {
-        const char *q = scan_text(p);
-        if (q != p)
-            sink_write(w, p, (size_t)(q - p));
-        if (!*q)
+        const char *q = copy_text(w, p);
+        if (!q)
             return ST_OK;
-        if (q[1] == '%') {
-            sink_putc(w, '%');
-            p = q + 2;
-            continue;
-        }
         p = q + 1;
         (void)parse_spec(&p, &s); /* validated in pass 1 */
         if (s.wpos != SPEC_NO_STAR && apply_width(&s, (int)args[s.wpos].i) != ST_OK)
@@ -258,16 +268,9 @@ static int iso_format(struct sink *w, const char *fmt, va_list *ap,
     union arg a;
 
     for (;;) {
-        const char *q = scan_text(p);
-        if (q != p)
-            sink_write(w, p, (size_t)(q - p));
-        if (!*q)
+        const char *q = copy_text(w, p);
+        if (!q)
             return ST_OK;
-        if (q[1] == '%') {
-            sink_putc(w, '%');
-            p = q + 2;
-            continue;
-        }
         /* the hot path: %d %i %u %x %X %s %c without flags or width */
         switch (q[1]) {
         case 'd':
