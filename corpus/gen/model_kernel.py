@@ -130,12 +130,15 @@ ZERO_ARG = {"int": ("int", 0), "uint": ("int", 0), "long": ("long", 0), "ptr": (
             "str": ("str", None), "mem": ("mem", None)}
 
 
-def _decimal(fmt, i, n):
+def _decimal(fmt, i, n, limit, beyond):
     """The decimal digits of fmt[:n] from i (at least one): their value and
-    the index after them (format_decode()'s skip_atoi)."""
+    the index after them (format_decode()'s skip_atoi); NotDefined(beyond)
+    for a value above limit (the field it is stored in)."""
     j = i
     while j < n and 0x30 <= fmt[j] <= 0x39:
         j += 1
+    if int(fmt[i:j]) > limit:
+        raise NotDefined(beyond)
     return int(fmt[i:j]), j
 
 
@@ -172,9 +175,7 @@ def format_kernel(fmt: bytes, args):
             i += 1
         field_width = -1
         if i < n and 0x30 <= fmt[i] <= 0x39:
-            field_width, i = _decimal(fmt, i, n)
-            if field_width > FIELD_WIDTH_MAX:
-                raise NotDefined("literal width beyond the 24-bit field")
+            field_width, i = _decimal(fmt, i, n, FIELD_WIDTH_MAX, "literal width beyond the 24-bit field")
         elif i < n and fmt[i] == 0x2A:
             i += 1
             _, w = va_arg("int")
@@ -189,9 +190,7 @@ def format_kernel(fmt: bytes, args):
         if i < n and fmt[i] == 0x2E:
             i += 1
             if i < n and 0x30 <= fmt[i] <= 0x39:
-                precision, i = _decimal(fmt, i, n)
-                if precision > PRECISION_MAX:
-                    raise NotDefined("literal precision beyond the 16-bit field")
+                precision, i = _decimal(fmt, i, n, PRECISION_MAX, "literal precision beyond the 16-bit field")
             elif i < n and fmt[i] == 0x2A:
                 i += 1
                 _, p = va_arg("int")

@@ -78,12 +78,8 @@ int main(void)
             b[i] = (unsigned char)(i * 37 + 5);
         for (size_t i = 0; i < 5; i++) {
             char fmt[64];
-            for (size_t m = 0; m < sizeof hw / sizeof hw[0]; m++) {
-                snprintf(fmt, sizeof fmt, "<%%%sp%s>", hw[m], hx[i]);
-                with_bytes(fmt, NULL, b, 64);
-                with_mem(fmt, NULL, "NULL");
-                with_mem(fmt, NULL, "ERR(-14)");
-            }
+            each_mod(hx[i], b, 64, hw, sizeof hw / sizeof hw[0]);
+            each_mod(hx[i], NULL, 0, hw, sizeof hw / sizeof hw[0]);
             snprintf(fmt, sizeof fmt, "<%%*p%s>", hx[i]);
             for (size_t m = 0; m < sizeof star / sizeof star[0]; m++) {
                 with_bytes(fmt, star[m], b, 64);

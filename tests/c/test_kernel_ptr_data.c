@@ -9,21 +9,30 @@
  * Documentation/core-api/printk-formats.rst. */
 #include "test_kernel_ptr_compare.h"
 
-/* ---- %p4cc */
-static void test_fourcc(void)
+/* "<%{mod}p{form}>" for each form, with each value (its low size bytes, 4
+ * or 8) and with NULL and error pointers */
+static void each_form_and_value(const char *const *forms, size_t nf, const uint64_t *vals, size_t nv, size_t size)
 {
-    static const uint32_t codes[] = { 0x34325241 /* AR24 */, 0xb4325241, 0x20202020, 0x7f001f80, 0xffffffff,
-                                      0x80000000, 0, 0x7e7e2120 };
-    static const char *const forms[] = { "4cc", "4ccx", "4c", "4", "4x", "4cC" };
-    unsigned char b[4];
-    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-        for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
-            put32(b, codes[i]);
-            each_mod(forms[f], b, 4, mods, NMODS);
+    unsigned char b[8];
+    for (size_t f = 0; f < nf; f++) {
+        for (size_t i = 0; i < nv; i++) {
+            if (size == 4) put32(b, (uint32_t)vals[i]);
+            else put64(b, vals[i]);
+            each_mod(forms[f], b, size, mods, NMODS);
         }
         each_mod(forms[f], NULL, 0, mods, NMODS);
     }
-    put32(b, codes[0]);
+}
+
+/* ---- %p4cc */
+static void test_fourcc(void)
+{
+    static const uint64_t codes[] = { 0x34325241 /* AR24 */, 0xb4325241, 0x20202020, 0x7f001f80, 0xffffffff,
+                                      0x80000000, 0, 0x7e7e2120 };
+    static const char *const forms[] = { "4cc", "4ccx", "4c", "4", "4x", "4cC" };
+    unsigned char b[4];
+    each_form_and_value(forms, sizeof forms / sizeof forms[0], codes, sizeof codes / sizeof codes[0], 4);
+    put32(b, (uint32_t)codes[0]);
     with_bytes("[%*p4cc]", "int:-40", b, 4);
 }
 
@@ -148,13 +157,8 @@ static void test_misc(void)
     static const char *const forms[] = { "x", "K", "Kx", "NF", "NFx", "N", "Nx" };
     static const uint64_t feats[] = { 0, 1, 0x8000000000000000ull, 0x123456789abcdefull, ~0ull };
     unsigned char b[8];
-    for (size_t f = 0; f < sizeof forms / sizeof forms[0]; f++) {
-        for (size_t i = 0; i < sizeof feats / sizeof feats[0]; i++) {
-            put64(b, feats[i]);
-            each_mod(forms[f], b, 8, mods, NMODS);
-        }
-        each_mod(forms[f], NULL, 0, mods, NMODS);
-    }
+    each_form_and_value(forms, sizeof forms / sizeof forms[0], feats, sizeof feats / sizeof feats[0], 8);
+    put64(b, feats[sizeof feats / sizeof feats[0] - 1]);
     with_bytes("[%*pNF]", "int:-30", b, 8);
     with_mem("[%*px|%-5pK]", "int:-30", "NULL mem:ERR(-5)");
     /* several in one format, each argument 8-byte aligned in the case */

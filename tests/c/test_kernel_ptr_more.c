@@ -95,12 +95,8 @@ static void test_escape(int real)
     }
     for (size_t l = 0; l < sizeof letters / sizeof letters[0]; l++) {
         char fmt[64];
-        for (size_t m = 0; m < sizeof widths / sizeof widths[0]; m++) {
-            snprintf(fmt, sizeof fmt, "<%%%sp%s>", widths[m], letters[l]);
-            with_bytes(fmt, NULL, b, 64);
-            with_mem(fmt, NULL, "NULL");
-            with_mem(fmt, NULL, "ERR(-22)");
-        }
+        each_mod(letters[l], b, 64, widths, sizeof widths / sizeof widths[0]);
+        each_mod(letters[l], NULL, 0, widths, sizeof widths / sizeof widths[0]);
         snprintf(fmt, sizeof fmt, "<%%*p%s>", letters[l]);
         with_bytes(fmt, "int:-7", b, 7); /* exactly the bytes read */
         with_bytes(fmt, "int:22", b, 22);
