@@ -98,14 +98,21 @@ sys.stderr.write(f"Done {n} runs in 1 second(s)\n")
 '''
 
 
+def _fake_program(tmp_path, rel, text):
+    """A stand-in for a built program: the script text, executable, at
+    <fake build>/rel; returns the fake build directory."""
+    d = tmp_path / "fakebuild"
+    exe = d / rel
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text(text)
+    exe.chmod(0o755)
+    return d
+
+
 @pytest.fixture(name="fake")
 def fixture_fake(tmp_path):
     """(env, dir of pid files) for campaigns with the stand-in fuzzer."""
-    d = tmp_path / "fakebuild"
-    (d / "fuzz").mkdir(parents=True)
-    exe = d / "fuzz" / "fuzz_iso_diff"
-    exe.write_text(FAKE_FUZZER)
-    exe.chmod(0o755)
+    d = _fake_program(tmp_path, "fuzz/fuzz_iso_diff", FAKE_FUZZER)
     pids = tmp_path / "pids"
     pids.mkdir()
     env = scnfuzz_env(SCN_FUZZ_BUILD_DIR=str(d), FAKE_DIR=str(pids), FAKE_MODE="steady")
@@ -170,8 +177,6 @@ def test_kill9_of_scnfuzz_leaves_no_process(command, tmp_path, fake):
         if child is None:
             return bool(_pids(pids))
         for pid in _marked(mark):
-            if pid == proc.pid:
-                continue  # scnfuzz's own command line names the cases file too
             try:
                 if child.encode() in open(f"/proc/{pid}/cmdline", "rb").read():
                     return True
@@ -222,11 +227,7 @@ time.sleep(600)  # stuck on the next case
 
 
 def test_conform_that_stalls_is_stopped_and_named(tmp_path):
-    d = tmp_path / "fakebuild"
-    (d / "programs").mkdir(parents=True)
-    exe = d / "programs" / "scn-conform"
-    exe.write_text(FAKE_CONFORM)
-    exe.chmod(0o755)
+    d = _fake_program(tmp_path, "programs/scn-conform", FAKE_CONFORM)
     mark = uuid.uuid4().hex
     t0 = time.monotonic()
     p = run_scnfuzz("conform", "--corpus", "corpus/int.tsv", "--out", tmp_path / "run", timeout=120,
