@@ -267,6 +267,31 @@ static int planted_conv(struct scn_writer *o, const char *flags, int width, int 
 /* Returns -1 when the format is beyond this small driver (the caller then
  * uses the reference on a copy of the arguments): positional arguments, wN
  * lengths, an invalid specification, more specifications than one scan. */
+/* %n: the count so far, stored at the width its length modifier says. */
+static void store_count(void *v, const char *len, int is_ll, long long cnt)
+{
+    if (!strcmp(len, "hh")) *(signed char *)v = (signed char)cnt;
+    else if (!strcmp(len, "h")) *(short *)v = (short)cnt;
+    else if (is_ll) *(long long *)v = cnt;
+    else *(int *)v = (int)cnt;
+}
+
+/* B_FLOAT_ROUND's %f: naive_f with the specification's flags, its width
+ * (a negative '*' width is '-', a negative literal none) and precision. */
+static void naive_f_spec(struct scn_writer *o, const char *flags, int width, int star_w, int prec, double v,
+                         int upper)
+{
+    char fl2[10];
+    strcpy(fl2, flags);
+    if (width < 0 && star_w) {
+        strcat(fl2, "-");
+        width = -width;
+    } else if (width < 0) {
+        width = 0;
+    }
+    naive_f(o, fl2, width, prec < 0 ? 6 : prec, v, upper);
+}
+
 static int drive(struct scn_writer *o, const char *fmt, va_list ap)
 {
     static struct scn_spec sps[SCN_MAX_SPECS];
@@ -346,15 +371,9 @@ static int drive(struct scn_writer *o, const char *fmt, va_list ap)
             else { const char *v = va_arg(ap, const char *); r = PRINT1(v); }
             break;
         case 'p': { void *v = va_arg(ap, void *); r = PRINT1(v); break; }
-        case 'n': {
-            void *v = va_arg(ap, void *);
-            long long cnt = (long long)o->len;
-            if (!strcmp(len, "hh")) *(signed char *)v = (signed char)cnt;
-            else if (!strcmp(len, "h")) *(short *)v = (short)cnt;
-            else if (is_ll) *(long long *)v = cnt;
-            else *(int *)v = (int)cnt;
+        case 'n':
+            store_count(va_arg(ap, void *), len, is_ll, (long long)o->len);
             break;
-        }
         default: /* floats */
             if (len[0] == 'L') {
                 long double v = va_arg(ap, long double);
@@ -371,16 +390,7 @@ static int drive(struct scn_writer *o, const char *fmt, va_list ap)
                 if (k) continue;
                 if (bug == B_FLOAT_ROUND && (conv == 'f' || conv == 'F') && isfinite(v) && pr <= 12 &&
                     fabs(v) * pow(10, pr < 0 ? 6 : pr) < 9e15) {
-                    char fl2[10];
-                    strcpy(fl2, flags);
-                    int fw = w;
-                    if (fw < 0 && star_w) {
-                        strcat(fl2, "-");
-                        fw = -fw;
-                    } else if (fw < 0) {
-                        fw = 0;
-                    }
-                    naive_f(o, fl2, fw, pr < 0 ? 6 : pr, v, conv == 'F');
+                    naive_f_spec(o, flags, w, star_w, pr, v, conv == 'F');
                     continue;
                 }
                 r = PRINT1(v);
