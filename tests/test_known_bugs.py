@@ -246,3 +246,12 @@ def test_s_null_excuses_the_spelling_only(rule_probe, spec, case, a, b, want):
 ])
 def test_wide_encoding_error_only_for_a_character_converted(rule_probe, spec, case, want):
     assert rule_probe("wide-encoding-error", spec, case, (-1, ""), (1, "a")) is want
+
+
+@pytest.mark.parametrize("a,want", [
+    ((8, "0x1.0p+0"), True),     # the tie to the even digit
+    ((8, "0x8.4p-3"), True),     # another normalisation, exact
+    ((8, "0x1.1p+0"), False),    # the tie up: picolibc-a-round-half-up (bench/history), stb-a-round-half-up
+])
+def test_a_normalisation_takes_a_tie_to_even_only(rule_probe, a, want):
+    assert rule_probe("a-normalisation", "%.1a", '"%.1a" double:0x1.08p+0', a, (8, "0x1.0p+0")) is want
