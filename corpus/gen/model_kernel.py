@@ -161,6 +161,13 @@ def format_kernel(fmt: bytes, args):
             raise NotDefined("kernel reads %s, argument is %s" % (ctype, t))
         return t, v
 
+    def star_arg(low, high, clamp_low):
+        """A '*' width or precision: the next int, clamped to clamp_low..high
+        when it is outside low..high (set_field_width(), set_precision())."""
+        _, v = va_arg("int")
+        v = _num(v, 32, True)
+        return v if low <= v <= high else max(clamp_low, min(high, v))
+
     out = bytearray()
     i = 0
     n = len(fmt)
@@ -178,11 +185,7 @@ def format_kernel(fmt: bytes, args):
             field_width, i = _decimal(fmt, i, n, FIELD_WIDTH_MAX, "literal width beyond the 24-bit field")
         elif i < n and fmt[i] == 0x2A:
             i += 1
-            _, w = va_arg("int")
-            w = _num(w, 32, True)
-            if not -FIELD_WIDTH_MAX <= w <= FIELD_WIDTH_MAX:      # set_field_width() clamp
-                w = max(-FIELD_WIDTH_MAX, min(FIELD_WIDTH_MAX, w))
-            field_width = w
+            field_width = star_arg(-FIELD_WIDTH_MAX, FIELD_WIDTH_MAX, -FIELD_WIDTH_MAX)
             if field_width < 0:                                   # format_decode()
                 field_width = -field_width
                 flags |= LEFT
@@ -193,11 +196,7 @@ def format_kernel(fmt: bytes, args):
                 precision, i = _decimal(fmt, i, n, PRECISION_MAX, "literal precision beyond the 16-bit field")
             elif i < n and fmt[i] == 0x2A:
                 i += 1
-                _, p = va_arg("int")
-                p = _num(p, 32, True)
-                if not -(1 << 15) <= p <= PRECISION_MAX:          # set_precision() clamp
-                    p = max(0, min(PRECISION_MAX, p))
-                precision = max(p, 0)                             # format_decode(): < 0 -> 0
+                precision = max(star_arg(-(1 << 15), PRECISION_MAX, 0), 0)  # format_decode(): < 0 -> 0
             # '.' followed by anything else: precision stays -1
         qual = ""
         if i < n and chr(fmt[i]) in "hlLzt":
