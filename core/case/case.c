@@ -81,6 +81,22 @@ size_t scn_quoted_format(const char *bytes, size_t n, char *out, size_t cap)
     return o.len;
 }
 
+/* The tail of a %a: ".<hex digits>" of the nd-digit fraction f, its
+ * trailing zeros dropped (nothing for 0), then "p<exponent>". */
+static void put_hex_tail(char *p, uint64_t f, int nd, int ex)
+{
+    if (f) {
+        char digs[16];
+        for (int i = 0; i < nd; i++)
+            digs[i] = hexd[(f >> (4 * (nd - 1 - i))) & 15];
+        while (nd > 0 && digs[nd - 1] == '0') nd--;
+        *p++ = '.';
+        memcpy(p, digs, (size_t)nd);
+        p += nd;
+    }
+    sprintf(p, "p%+d", ex);
+}
+
 /* %a of a double exactly as glibc prints it. */
 static void fmt_double(double d, char *t)
 {
@@ -102,17 +118,7 @@ static void fmt_double(double d, char *t)
     int lead = e ? 1 : 0;
     int ex = e ? (int)e - 1023 : -1022;
     p += sprintf(p, "0x%d", lead);
-    if (f) {
-        char digs[14];
-        for (int i = 0; i < 13; i++)
-            digs[i] = hexd[(f >> (48 - 4 * i)) & 15];
-        int n = 13;
-        while (n > 0 && digs[n - 1] == '0') n--;
-        *p++ = '.';
-        memcpy(p, digs, (size_t)n);
-        p += n;
-    }
-    sprintf(p, "p%+d", ex);
+    put_hex_tail(p, f, 13, ex);
 }
 
 /* %La of an x86 80-bit long double exactly as glibc prints it. */
@@ -137,18 +143,7 @@ static void fmt_ldouble(long double d, char *t)
     }
     int ex = (e ? (int)e : 1) - 16383 - 3;
     p += sprintf(p, "0x%c", hexd[m >> 60]);
-    uint64_t f = m & ((1ull << 60) - 1);
-    if (f) {
-        char digs[16];
-        for (int i = 0; i < 15; i++)
-            digs[i] = hexd[(f >> (56 - 4 * i)) & 15];
-        int n = 15;
-        while (n > 0 && digs[n - 1] == '0') n--;
-        *p++ = '.';
-        memcpy(p, digs, (size_t)n);
-        p += n;
-    }
-    sprintf(p, "p%+d", ex);
+    put_hex_tail(p, m & ((1ull << 60) - 1), 15, ex);
 }
 
 static void put_arg(struct scn_writer *o, const struct scn_case *c, const struct scn_arg *a)
