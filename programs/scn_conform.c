@@ -568,6 +568,36 @@ static int one_case(const char *text, double call_limit)
     return N.fail != 0;
 }
 
+/* --list-targets: name, dialect, version, native/wrapped scnprintf, where,
+ * api, group, conventions (tab-separated; every group) */
+static int list_targets(void)
+{
+    for (const struct scn_target *const *p = scn_targets_all(); *p; p++)
+        printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", (*p)->name, (*p)->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso",
+               (*p)->version ? (*p)->version() : "", (*p)->vscnprintf ? "native" : "wrapped",
+               (*p)->where ? (*p)->where : "in-process", scn_api_name((*p)->api), scn_group_name((*p)->group),
+               scn_target_conventions(*p));
+    return 0;
+}
+
+/* the last line: the counts, the time and the targets checked */
+static void print_summary(double secs, int executor)
+{
+    printf("{\"summary\":{\"cases\":%lu,\"results\":%lu,\"pass\":%lu,\"fail\":%lu,\"error\":%lu,"
+           "\"skipped\":%lu,\"seconds\":%.3f,\"targets\":[",
+           N.cases, N.pass + N.fail + N.error, N.pass, N.fail, N.error, N.skip, secs);
+    for (size_t i = 0; i < nts; i++) {
+        char *v = json_text(ts[i]->version ? ts[i]->version() : "", ts[i]->version ? strlen(ts[i]->version()) : 0);
+        printf("%s{\"name\":\"%s\",\"dialect\":\"%s\",\"version\":%s}", i ? "," : "", ts[i]->name,
+               ts[i]->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso", v);
+        free(v);
+    }
+    printf("]");
+    if (executor) /* the executor's deaths (crashes, hangs), reductions included */
+        printf(",\"restarts\":%lu", N.restarts);
+    printf("}}\n");
+}
+
 int main(int argc, char **argv)
 {
     double call_limit = 1;
@@ -633,12 +663,7 @@ int main(int argc, char **argv)
             if (++i >= argc) usage();
             case_text = argv[i];
         } else if (!strcmp(a, "--list-targets")) {
-            for (const struct scn_target *const *p = scn_targets_all(); *p; p++)
-                printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", (*p)->name,
-                       (*p)->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso", (*p)->version ? (*p)->version() : "",
-                       (*p)->vscnprintf ? "native" : "wrapped", (*p)->where ? (*p)->where : "in-process",
-                       scn_api_name((*p)->api), scn_group_name((*p)->group), scn_target_conventions(*p));
-            return 0;
+            return list_targets();
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "scn-conform: unknown option '%s'\n", a);
             usage();
@@ -673,20 +698,7 @@ int main(int argc, char **argv)
     if (isolate) conform_isolate_run(check_corpus, on_death, call_limit);
     else check_corpus();
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-    printf("{\"summary\":{\"cases\":%lu,\"results\":%lu,\"pass\":%lu,\"fail\":%lu,\"error\":%lu,"
-           "\"skipped\":%lu,\"seconds\":%.3f,\"targets\":[",
-           N.cases, N.pass + N.fail + N.error, N.pass, N.fail, N.error, N.skip, secs);
-    for (size_t i = 0; i < nts; i++) {
-        char *v = json_text(ts[i]->version ? ts[i]->version() : "", ts[i]->version ? strlen(ts[i]->version()) : 0);
-        printf("%s{\"name\":\"%s\",\"dialect\":\"%s\",\"version\":%s}", i ? "," : "", ts[i]->name,
-               ts[i]->dialect == SCN_DIALECT_KERNEL ? "kernel" : "iso", v);
-        free(v);
-    }
-    printf("]");
-    if (exec_path) /* the executor's deaths (crashes, hangs), reductions included */
-        printf(",\"restarts\":%lu", N.restarts);
-    printf("}}\n");
+    print_summary((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, exec_path != NULL);
     free(e);
     scn_oracle_fini(&ctx);
     if (new_failure) return *new_failure;
