@@ -145,6 +145,12 @@ static size_t write_record(const struct fz_config *cfg, const struct scn_case *o
                            const char *family, long size, const struct scn_out_view *ov, size_t nov)
 {
     int fatal = !rc->rule;
+    /* one record per root cause, as ClusterFuzz files one bug per crash
+     * state: two pre-keys (a rule met on %a and on %La) can reduce to one
+     * signature, recorded once */
+    char sigkey[sizeof rc->signature + 8];
+    snprintf(sigkey, sizeof sigkey, "signed:%s", rc->signature);
+    if (run_mode == FZ_MODE_FUZZ && !scn_seen_first(sigkey)) return (size_t)fatal;
     struct scn_record r = { run_mode == FZ_MODE_REPLAY ? "replay" : "fuzz",
                             run_mode == FZ_MODE_REPLAY ? "scn-replay" : cfg->name,
                             oracle, rc, original, cur_dialect, detail, target, family, size,

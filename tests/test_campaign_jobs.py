@@ -105,7 +105,9 @@ def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
 def test_afl_main_and_secondary_one_sync_dir(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"
-    p = run_scnfuzz("fuzz", "--engine", "afl", "--jobs", "2", "--time", "15",
+    # 30 s: the main instance syncs the secondary's queue now and then, and a
+    # loaded machine (the other xdist worker) runs fewer cycles in the time
+    p = run_scnfuzz("fuzz", "--engine", "afl", "--jobs", "2", "--time", "30",
                     "--corpus", corpus, "--out", run_dir, timeout=1500)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     rep = load_report(run_dir)

@@ -97,8 +97,19 @@ def test_every_corpus_failure_is_known_and_each_entry_is_met(libc, scn_conform):
 def test_each_known_entry_still_reproduces(libc, scn_conform):
     entries = _known_entries(libc)
     assert {e for e, _ in entries} >= MET_ON_CORPUS[libc]
+    patterns = {}
+    for line in (REPO / "oracles" / "known_bugs.tsv").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            f = line.split("\t")
+            patterns[f[0]] = f[3]
     for entry, case in entries:
         out = _run(scn_conform, "--target", libc, "--target", "ref", "--case", case)
-        assert out.returncode == 0, (entry, out.stderr)
-        got = {r["target"]: r["actual"] for r in map(json.loads, out.stdout.splitlines())}
+        recs = list(map(json.loads, out.stdout.splitlines()))
+        # a failure only through an oracle the row names (oracle=): the bug itself
+        # (picolibc's %.255e digit read from the stack differs from call to call)
+        failed = [r["finding"]["oracle"] for r in recs if r.get("status") == "fail" and "finding" in r]
+        named = [t for t in patterns[entry].split("&") if t.startswith("oracle=")]
+        own = named and failed and all(o in named[0][7:].split("|") for o in failed)
+        assert out.returncode == 0 or (out.returncode == 1 and own), (entry, out.stderr, failed)
+        got = {r["target"]: r["actual"] for r in recs}
         assert got[libc] != got["ref"], f"{entry}: {case} now prints as ref does: {got}"
