@@ -133,6 +133,8 @@ def test_executor_campaign_lines_are_records(tmp_path):
     # a field of 64 KiB and more, alone and beside other conversions: the
     # matcher reads the whole field, not its first 64 KiB
     ('"%+ #065536.19a" double:0x0.0000000000001p-1022', "glibc"),
+    # a precision whose half unit in the last place is below the smallest long double
+    ('"%.8192La" ldouble:0x8p-3', "glibc"),
     ('"%4$lln;\\x07%1$+ #065536.19a%2$*3$d" double:0x0.0000000000001p-1022 int:0 int:58 n:llong @8', "glibc"),
 ])
 def test_hex_float_normalisation_is_allowed_everywhere(case, target):

@@ -307,6 +307,16 @@ class Job:
                 self.log_error = e
 
     def _read(self):
+        try:
+            self._read_lines()
+        except (OSError, ValueError):  # the pipe closed under it (a run ending on an error): nothing more to read
+            pass
+        try:
+            self.log.flush()
+        except OSError as e:
+            self.log_error = self.log_error or e
+
+    def _read_lines(self):
         for raw in self.proc.stderr:
             self._log(raw)
             line = raw.decode("utf-8", "replace")
@@ -331,10 +341,6 @@ class Job:
                     self.execs = max(self.execs, int(line.split(":")[-1]))
                 except ValueError:
                     pass
-        try:
-            self.log.flush()
-        except OSError as e:
-            self.log_error = self.log_error or e
 
     def finish(self, engine):
         rc = self.proc.wait()
