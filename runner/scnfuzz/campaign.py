@@ -307,14 +307,20 @@ class Job:
                 self.log_error = e
 
     def _read(self):
+        # the reader only counts and copies; a run that ends on an error (a full
+        # disk) closes the pipe and the log under it while the interpreter
+        # exits: whatever that raises here is not the run's error (the main
+        # thread reports that one), so nothing escapes to print a traceback
         try:
             self._read_lines()
-        except (OSError, ValueError):  # the pipe closed under it (a run ending on an error): nothing more to read
+        except Exception:  # noqa: BLE001
             pass
         try:
             self.log.flush()
         except OSError as e:
             self.log_error = self.log_error or e
+        except Exception:  # noqa: BLE001
+            pass
 
     def _read_lines(self):
         for raw in self.proc.stderr:
