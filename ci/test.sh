@@ -11,7 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/setup.sh
 cores=$(nproc)
-trap 'kill $(jobs -p) 2>/dev/null' EXIT  # a failed step leaves nothing running
+# A failed step leaves nothing running. The trap must not fail itself: with
+# nothing left to kill, a bare `kill` exits 2 and set -e made that the script's
+# status after every test had passed.
+stop_jobs() { local j; j=$(jobs -p); [ -z "$j" ] || kill $j 2>/dev/null || true; }
+trap stop_jobs EXIT
 
 # The three build directories the tests use, configured side by side (configuring
 # mostly waits: apt-get source, package queries): build/asan (ASan+UBSan at -O1,
@@ -31,7 +35,7 @@ cmake --build build/asan -j"$cores"
 # The C tests beside the fuzzing builds. Those are built before pytest starts, so
 # that no two tests build into one directory at once (tests run two at a time).
 ctest_log=$(mktemp)
-trap 'kill $(jobs -p) 2>/dev/null; rm -f "$ctest_log"' EXIT
+trap 'stop_jobs; rm -f "$ctest_log"' EXIT
 ctest --test-dir build/asan --output-on-failure -j"$cores" >"$ctest_log" 2>&1 &
 ctest_pid=$!
 # the fuzzers of fuzz/fuzzers.tsv and scn-replay (what tests/test_fuzzers.py builds)
