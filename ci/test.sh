@@ -53,4 +53,5 @@ cat "$ctest_log"
 # directory stay in one worker (tests/conftest.py makes the groups).
 export SCN_BUILD_DIR="$PWD/build/asan" SCN_FUZZ_BUILD_DIR="$PWD/build/fuzz"
 export SCN_TEST_CAMPAIGNS="${SCN_TEST_CAMPAIGNS:-short}"
-/usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup tests "$@"
+# --durations: the slowest tests in the log, where the time goes on the CI machine
+/usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup --durations=30 tests "$@"
