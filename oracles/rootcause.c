@@ -97,6 +97,12 @@ static int diff_still(struct scn_case *cand, void *vctx)
            f.rule == k->rule;
 }
 
+/* The pair's target that is not the reference (targets[0]), or NULL. */
+static const char *non_reference(const struct diff_still *k)
+{
+    return k->a == 0 ? k->t[k->b]->name : k->b == 0 ? k->t[k->a]->name : NULL;
+}
+
 static void reduce_diff(const struct scn_case *c, struct diff_still *k, const struct scn_diff_finding *df,
                         struct scn_rootcause *rc)
 {
@@ -113,6 +119,9 @@ static void reduce_diff(const struct scn_case *c, struct diff_still *k, const st
     rc->steps = scn_reduce(&rc->reduced, k->d, diff_still, k, SCN_REDUCE_BUDGET);
     rc->rule = df->rule;
     rc->klass = df->klass;
+    const char *lacking = df->rule ? NULL : non_reference(k);
+    if (lacking && (rc->rule = scn_rootcause_lacking(&rc->reduced, k->d, lacking)))
+        rc->klass = scn_rule_classification(rc->rule->kind);
     snprintf(rc->targets, sizeof rc->targets, "%s", df->pair);
     scn_rootcause_sign(rc, SCN_DIFF_ORACLE, k->d);
     if (df->rule) memo_add(key, rc);
@@ -178,6 +187,39 @@ const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum 
     return scn_rootcause_known_at(reduced, d, target, oracle, 0, 0);
 }
 
+/* Terms that look at the outputs or at the whole case, not at one
+ * specification's form: a rule with one of them says nothing of a
+ * specification checked alone, without outputs. */
+static int by_form_alone(const struct scn_rule *r)
+{
+    static const char *const output_terms[] = { "hexvalue", "nanform", "digitsonly", "fraczeros", "signdropped",
+                                                "pspelling", "ret<0", "dies", "size=", "whole", "sharedarg",
+                                                "argpos>", "oracle=", NULL };
+    for (const char *p = r->pattern; *p;) {
+        const char *e = strchr(p, '&');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        for (size_t i = 0; output_terms[i]; i++)
+            if (!strncmp(p, output_terms[i], strlen(output_terms[i])) && l >= strlen(output_terms[i])) return 0;
+        p += l + (e != NULL);
+    }
+    return 1;
+}
+
+const struct scn_rule *scn_rootcause_lacking(const struct scn_case *reduced, enum scn_dialect d, const char *target)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    static struct scn_case sub;
+    size_t n = scn_scan_specs(reduced, d, sp, SCN_MAX_SPECS), valid = 0;
+    for (size_t i = 0; i < n; i++) valid += !sp[i].invalid && sp[i].conv != '%';
+    if (valid < 2) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].invalid || sp[i].conv == '%' || scn_spec_subcase(reduced, &sp[i], &sub)) continue;
+        const struct scn_rule *r = scn_rootcause_known_at(&sub, d, target, "differential", 0, 0);
+        if (r && by_form_alone(r)) return r;
+    }
+    return NULL;
+}
+
 /* ------------------------------------------------------- per-size oracles */
 
 int scn_oracle_still(struct scn_case *cand, void *vctx)
@@ -191,6 +233,7 @@ static void sign_one(struct scn_rootcause *rc, enum scn_dialect d, const char *t
                      const char *klass, int sized, size_t size)
 {
     rc->rule = scn_rootcause_known_at(&rc->reduced, d, target, oracle, sized, size);
+    if (!rc->rule) rc->rule = scn_rootcause_lacking(&rc->reduced, d, target);
     rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : klass;
     snprintf(rc->targets, sizeof rc->targets, "%s", target);
     scn_rootcause_sign(rc, oracle, d);

@@ -113,6 +113,17 @@ const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum 
 const struct scn_rule *scn_rootcause_known_at(const struct scn_case *reduced, enum scn_dialect d, const char *target,
                                               const char *oracle, int sized, size_t size);
 
+/* The known bug or gap of target that a failure of a reduced case of two or
+ * more specifications needs (NULL: none): a rule that explains one of its
+ * specifications alone by its form (terms on the specification and its
+ * argument, not on outputs), as a difference of outputs. The reducer keeps a
+ * specification only when the failure goes away without it, so such a
+ * failure needs the conversion the target lacks or gets wrong (curl's
+ * "%LG%n" crashes because curl reads a double for the %LG, and the %n's
+ * pointer then comes from the wrong place): that root cause, already
+ * listed, not a new one. */
+const struct scn_rule *scn_rootcause_lacking(const struct scn_case *reduced, enum scn_dialect d, const char *target);
+
 /* A finding reduced by the caller's own predicate (conformance, executors):
  * signs it as oracle:<rule id or shape>:targets:klass. */
 void scn_rootcause_sign(struct scn_rootcause *rc, const char *oracle, enum scn_dialect d);

@@ -33,15 +33,30 @@ static int plus_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return r;
 }
 
+/* "lackL": a printf without long double (a planted gap): a conversion
+ * after a %L one is printed with its last byte '?', as when the long double
+ * was read as a double and what follows comes from the wrong place; the %L
+ * conversion of 0 alone still prints right */
+static int lackL_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    int r = vsnprintf(buf, size, fmt, ap);
+    const char *L = strstr(fmt, "%L");
+    if (L && strchr(L + 2, '%') && r > 0 && (size_t)r < size) buf[r - 1] = '?';
+    return r;
+}
+
 static const struct scn_target good = { .name = "good", .dialect = SCN_DIALECT_ISO, .vsnprintf = good_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
+static const struct scn_target lackL = { .name = "lackL", .dialect = SCN_DIALECT_ISO, .vsnprintf = lackL_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 static const struct scn_target plus = { .name = "plus", .dialect = SCN_DIALECT_ISO, .vsnprintf = plus_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
-/* The root cause of text's case between good and plus (NULL: they agree). */
+static const struct scn_target *bad = &plus; /* the target root_cause compares with good */
+
+/* The root cause of text's case between good and bad (NULL: they agree). */
 static const struct scn_rootcause *root_cause(const char *text)
 {
     static struct scn_rootcause rc;
     static char b[2][8192];
-    const struct scn_target *t[2] = { &good, &plus };
+    const struct scn_target *t[2] = { &good, bad };
     struct scn_case *c = parse(text);
     struct scn_diff_out outs[2];
     for (int i = 0; i < 2; i++) {
@@ -140,6 +155,42 @@ int main(void)
         CHECK(scn_known_bugs_load(sh, strlen(sh), err2, sizeof err2) == 1, "%s", err2);
         CHECK(scn_rule_find(SCN_DIALECT_ISO, w, &whole, "y", "x") >= 0, "sharedarg");
         (void)r;
+    }
+
+    /* a failure that needs a conversion the target is known to lack is that
+     * known gap's, whatever else the case holds (scn_rootcause_lacking) */
+    {
+        static const char *const with_L[] = { "\"%Lf%d\" ldouble:0x0p+0 int:5", "\"x%Le %+i|\" ldouble:0x0p+0 int:-7",
+                                              "\"%Lg%s\" ldouble:0x0p+0 str:\"abc\"" };
+        bad = &lackL;
+        CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
+        const struct scn_rootcause *l = root_cause(with_L[0]);
+        CHECK(l && !l->rule && !strcmp(l->signature, "differential:%f%d:good~lackL:divergence"), "%s",
+              l ? l->signature : "(agree)");
+        const char *gap = "lack-L\tgap\tiso\tlen=L\tlackL\tlackL 1.0\t\"%Lf%d\" ldouble:0x0p+0 int:1\ttest: no long double\n";
+        CHECK(scn_known_bugs_load(gap, strlen(gap), err, sizeof err) == 1, "%s", err);
+        for (size_t i = 0; i < sizeof with_L / sizeof with_L[0]; i++) {
+            l = root_cause(with_L[i]);
+            CHECK(l && !strcmp(l->signature, "differential:lack-L:good~lackL:known-gap"), "%s: %s", with_L[i],
+                  l ? l->signature : "(agree)");
+        }
+        /* a %L conversion the failure does not need is dropped first: the gap does not take it */
+        bad = &plus;
+        const char *plus_too = "lack-L\tgap\tiso\tlen=L\tplus\tplus 1.0\t\"%Lf\" ldouble:0x0p+0\ttest\n";
+        CHECK(scn_known_bugs_load(plus_too, strlen(plus_too), err, sizeof err) == 1, "%s", err);
+        l = root_cause("\"%Lf %+d\" ldouble:0x0p+0 int:5");
+        CHECK(l && !strcmp(l->signature, want), "%s", l ? l->signature : "(agree)");
+        /* the same for a death (no outputs to compare): the crash of "%Lf%n" is the gap's */
+        static struct scn_rootcause dead;
+        CHECK(scn_known_bugs_load(gap, strlen(gap), err, sizeof err) == 1, "%s", err);
+        scn_rootcause_by(parse("\"%Lf%n\" ldouble:0x0p+0 n:int"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
+                         "memory-safety", &dead);
+        CHECK(!strcmp(dead.signature, "crash:lack-L:lackL:known-gap"), "%s", dead.signature);
+        /* ... and one conversion alone is not merged: its rule says which oracles it explains */
+        scn_rootcause_by(parse("\"%Lf\" ldouble:0x0p+0"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
+                         "memory-safety", &dead);
+        CHECK(!strcmp(dead.signature, "crash:%f:lackL:memory-safety"), "%s", dead.signature);
+        CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
     }
 
     /* a record is never cut: a 100 KB output is written whole */
