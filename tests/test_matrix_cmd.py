@@ -6,6 +6,7 @@ A few minutes on the 2-core machine (the certification driver is built with
 ASan for each)."""
 import json
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -197,3 +198,32 @@ def test_glibc_musl_and_the_kernel_are_implementations(monkeypatch):
     for core in ("musl", "kernel"):
         assert (core in names) == (f"\n{core}\t" in listed), core
     assert set(built) <= set(names)
+
+
+# ---- the run's schedule and its one build (runner/scnfuzz/matrix.py): quick, no run
+
+def test_the_longest_implementations_of_the_last_run_start_first(tmp_path):
+    def run(name, took):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "run.json").write_text(json.dumps({"implementations": {
+            n: {"status": "done" if s is not None else "error", "duration_s": s} for n, s in took.items()}}))
+    run("20261201T000000Z-matrix", {"glibc": 900, "curl": 10})
+    run("20261202T000000Z-matrix", {"glibc": 50, "curl": 400, "sqlite": 800, "apr": None})
+    run("20261203T000000Z-fuzz", {"apr": 9999})  # not a matrix run
+    impls = [{"name": n} for n in ("glibc", "musl", "curl", "apr", "sqlite")]
+    # the newest matrix run decides; what it did not finish keeps its place after the rest
+    assert [t["name"] for t in matrix.longest_first(impls, tmp_path)] == ["sqlite", "curl", "glibc", "musl", "apr"]
+    assert matrix.longest_first(impls, tmp_path / "none") == impls
+
+
+def test_the_children_are_pointed_at_the_tools_built_once(monkeypatch):
+    monkeypatch.setenv("SCN_BUILD_DIR", str(build_dir()))
+    fuzz = os.environ.get("SCN_FUZZ_BUILD_DIR", str(REPO / "build" / "fuzz"))
+    if not (pathlib.Path(fuzz) / "fuzz" / "fuzz_matrix").is_file():
+        pytest.skip(f"fuzz_matrix is not built in {fuzz}")
+    monkeypatch.setenv("SCN_FUZZ_BUILD_DIR", fuzz)
+    env = matrix.prebuild([{"name": "glibc"}])
+    assert pathlib.Path(env["SCN_BUILD_DIR"]).resolve() == build_dir().resolve()
+    assert pathlib.Path(env["SCN_FUZZ_BUILD_DIR"]).resolve() == pathlib.Path(fuzz).resolve()
+    assert (pathlib.Path(env["SCN_BUILD_DIR"]) / "CMakeCache.txt").is_file()

@@ -26,13 +26,13 @@ import sys
 import threading
 import time
 
-from . import campaign, children, matrix_promises, report, report_model
+from . import build, campaign, children, matrix_promises, report, report_model
 from . import targets as tg
 from .errors import SetupError, UsageError
 from .progress import Progress
 from .render_html import e as html_escape
 from .render_md import _cell as md_cell
-from .runs import Run, utc_iso, write_atomic
+from .runs import REPORTS, Run, utc_iso, write_atomic
 from .tree import ROOT
 
 NOT_CERTIFIABLE = ("not certifiable here: a libc reached only through its compiler driver runs in its own "
@@ -97,6 +97,54 @@ def _commands(t, args, sub):
                                    "--out", str(sub / "certify")], {}))
 
 
+def _build_dir_of(tool):
+    """The build directory (the one holding CMakeCache.txt) a built tool lives in."""
+    for d in pathlib.Path(tool).resolve().parents:
+        if (d / "CMakeCache.txt").is_file():
+            return d
+    return pathlib.Path(tool).resolve().parent
+
+
+def prebuild(impls):
+    """The tools the children use, built (or found up to date) once, here,
+    before any child starts; returns the env that points the children at
+    them (SCN_BUILD_DIR, SCN_FUZZ_BUILD_DIR), so that no child runs its own
+    `cmake --build`: two children at once would build in the same directory
+    together, and each would rebuild whatever the tree changed under the run.
+    Certification's ASan objects of the project are compiled here too, once,
+    not by the first two certifications at the same time."""
+    names = {t["name"] for t in impls}
+    env = {}
+    conform = build.tool("scn-conform")
+    for tool in ["scn-replay", "libscn_casetext.so"] + (["scn-exec-fuzz"] if names & set(EXEC_DRIVERS) else []):
+        build.tool(tool)
+    env["SCN_BUILD_DIR"] = str(_build_dir_of(conform))
+    fuzz_tools = sorted({CORE.get(n, FUZZER) for n in names if n not in EXEC_DRIVERS})
+    for f in fuzz_tools:
+        env["SCN_FUZZ_BUILD_DIR"] = str(_build_dir_of(build.tool(f, preset="fuzz")))
+    if any(n not in EXEC_DRIVERS and n not in CORE for n in names):
+        from . import certify
+        certify.project_objects()
+    return env
+
+
+def longest_first(impls, reports=REPORTS):
+    """The implementations, those that took longest in the newest earlier
+    matrix run first (the rest after them, in their order): with a few
+    running at once, a long one started last would run alone at the end."""
+    took = {}
+    for run in sorted(pathlib.Path(reports).glob("*-matrix*/run.json"), reverse=True):
+        try:
+            took = {n: st.get("duration_s") or 0 for n, st in
+                    (json.loads(run.read_text()).get("implementations") or {}).items()
+                    if st.get("status") == "done"}
+        except (OSError, ValueError, AttributeError):
+            continue
+        if took:
+            break
+    return sorted(impls, key=lambda t: -took.get(t["name"], 0))
+
+
 def certification(sub, name):
     """The verdict of an implementation's certification, from its
     certificate (RUN/impl/<name>/certify/certificate.json): verdict, reasons
@@ -122,6 +170,7 @@ class Matrix:
         self.run, self.impls, self.args = run, impls, args
         self.lock = threading.RLock()  # (the signal handler takes it in the main thread)
         self.procs = {}          # name -> the running child
+        self.env = {}            # what every child's env adds (prebuild)
         self.stopping = False
         self.state = {t["name"]: {"status": "waiting", "target": t} for t in impls}
         run.meta["implementations"] = self.state
@@ -131,7 +180,7 @@ class Matrix:
         return self.run.path / "impl" / name
 
     def _child(self, name, cmd, extra_env, log):
-        env = dict(os.environ, **extra_env)
+        env = dict(os.environ, **self.env, **extra_env)
         # scn-conform fails a case whose call stalls and goes on (programs/conform_isolate.h);
         # a run that still prints nothing for a minute is stuck in itself: it is cut short
         # at CONFORM_STALL_S, not the longer default, so it does not hold up the matrix
@@ -490,7 +539,8 @@ def run_matrix(args):
     mx = Matrix(run, impls, args)
     sys.stderr.write(f"scnfuzz matrix: {len(impls)} implementation(s), {args.jobs} at a time, conformance + "
                      f"{args.time:g}-s campaign + certification each; run {run.path}\n")
-    queue = list(impls)
+    mx.env = prebuild(impls)
+    queue = longest_first(impls)
     qlock = threading.Lock()
 
     def worker():
