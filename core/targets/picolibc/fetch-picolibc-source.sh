@@ -29,6 +29,36 @@ command -v apt-get >/dev/null || { echo "FAIL apt-get not found" >&2; exit 1; }
 
 # shellcheck source=core/targets/debian-source.sh
 . "$(dirname "$0")/../debian-source.sh"
+# shellcheck source=core/targets/source-cache.sh
+. "$(dirname "$0")/../source-cache.sh"
+
+# unpack ORIG VERSION: the upstream tarball into OUTDIR, and the two files
+unpack() {
+    work=$(dirname "$1")
+    tar -xf "$1" -C "$work"
+    src=$(ls -d "$work"/picolibc-*/ | head -n1)
+    src=${src%/}
+    [ -f "$src/$probe" ] || { echo "FAIL $1 has no $probe" >&2; exit 1; }
+    echo "$src" > "$out/picolibc-src.path"
+    echo "$2" > "$out/picolibc-src.version"
+    echo "OK $src $2"
+}
+
+# The machine's source cache (../source-cache.sh): the tarball another build
+# fetched, with its Debian version, unpacked from there without apt-get.
+entry=deb-picolibc
+if source_cache; then
+    source_cache_lock "$entry"
+    orig=$(ls "$cache/$entry"/picolibc_*.orig.tar.* 2>/dev/null | head -n1)
+    if [ -n "$orig" ] && [ -f "$cache/$entry/version" ]; then
+        work="$out/src-cache"
+        rm -rf "$work"; mkdir -p "$work"
+        cp -p "$orig" "$work"/
+        unpack "$work/$(basename "$orig")" "$(cat "$cache/$entry/version")"
+        exit 0
+    fi
+fi
+
 debian_mirror
 
 for s in $suite trixie; do
@@ -45,13 +75,12 @@ for s in $suite trixie; do
     # The Debian version: from the package index (the .dsc may be missing).
     # shellcheck disable=SC2086
     ver=$(apt-cache $aptopts showsrc picolibc 2>/dev/null | awk '/^Version:/ { print $2; exit }')
-    tar -xf "$orig" -C "$work"
-    src=$(ls -d "$work"/picolibc-*/ | head -n1)
-    src=${src%/}
-    [ -f "$src/$probe" ] || { echo "FAIL $orig has no $probe" >&2; exit 1; }
-    echo "$src" > "$out/picolibc-src.path"
-    echo "${ver:-$(basename "$orig")}" > "$out/picolibc-src.version"
-    echo "OK $src $(cat "$out/picolibc-src.version")"
+    ver=${ver:-$(basename "$orig")}
+    if [ -n "$cache" ]; then
+        echo "$ver" > "$work/version"
+        source_cache_store "$entry" "$orig" "$work/version"
+    fi
+    unpack "$orig" "$ver"
     exit 0
 done
 echo "FAIL apt-get source picolibc failed in suites: $suite trixie (see $out/apt-source-*.log)" >&2
