@@ -184,7 +184,8 @@ const struct scn_rule *scn_rootcause_known_at(const struct scn_case *reduced, en
 const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target,
                                            const char *oracle)
 {
-    return scn_rootcause_known_at(reduced, d, target, oracle, 0, 0);
+    const struct scn_rule *r = scn_rootcause_known_at(reduced, d, target, oracle, 0, 0);
+    return r ? r : scn_rootcause_lacking(reduced, d, target);
 }
 
 /* Terms that look at the outputs or at the whole case, not at one

@@ -105,7 +105,8 @@ void scn_rootcause_by(const struct scn_case *c, enum scn_dialect d, scn_still_fn
 /* The known bug or gap (never an allowance) of target t that a reduced case
  * of one specification shows, for findings of oracle that are not a
  * difference (an oracle that fires, a crash, a hang), or NULL. A crash or a
- * hang is explained only by an entry with the term dies (rules.h). */
+ * hang is explained only by an entry with the term dies (rules.h); else the
+ * known bug or gap of a conversion its failure needs (scn_rootcause_lacking). */
 const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum scn_dialect d, const char *target,
                                            const char *oracle);
 /* The same, with the buffer size the oracle fired at (sized 1: the rules'

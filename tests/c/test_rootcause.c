@@ -186,6 +186,9 @@ int main(void)
         scn_rootcause_by(parse("\"%Lf%n\" ldouble:0x0p+0 n:int"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
                          "memory-safety", &dead);
         CHECK(!strcmp(dead.signature, "crash:lack-L:lackL:known-gap"), "%s", dead.signature);
+        const struct scn_rule *kr = scn_rootcause_known(parse("\"%Lf%n\" ldouble:0x0p+0 n:int"), SCN_DIALECT_ISO,
+                                                        "lackL", "crash");
+        CHECK(kr && !strcmp(kr->id, "lack-L"), "scn_rootcause_known of a crash: %s", kr ? kr->id : "none");
         /* ... and one conversion alone is not merged: its rule says which oracles it explains */
         scn_rootcause_by(parse("\"%Lf\" ldouble:0x0p+0"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
                          "memory-safety", &dead);
