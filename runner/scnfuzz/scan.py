@@ -6,10 +6,13 @@ a report like the other runs' (scan_report). Exit 1 when a misuse is found,
 
 Speed: a file is parsed with only the include directories given, and
 missing headers do not stop libclang (KeepGoing). When at least
-PRELUDE_MIN_FILES files share their flags, the headers most of them include
-(`#include <...>` lines: this only chooses what to precompile) are parsed
-once into a precompiled header (function bodies skipped), which every file
-of the group then loads instead of parsing them again.
+PRELUDE_MIN_FILES files share their flags, the include-guarded headers that
+two or more of them include (read from their #include lines: this only
+chooses what to precompile) are parsed once into a precompiled header
+(function bodies skipped), which every file of the group loads instead of
+parsing them again; the translation unit's children are then the file's own
+declarations (scan_parse). Each function body is walked in one C call
+(scan_walk), and the files are parsed by --jobs processes.
 """
 import collections
 import concurrent.futures
@@ -116,8 +119,9 @@ def kernel_flags(tree, shim):
             "-include", os.path.join(inc, "linux", "compiler_types.h")]
 
 
-def _angle_includes(path):
-    """The <...> headers a file includes (only to choose the prelude's headers)."""
+def _includes(path):
+    """The headers a file includes, as written: ("<", name) or ('"', name)
+    (only to choose the prelude's headers: the parser reads the file itself)."""
     out = []
     try:
         with open(path, "rb") as f:
@@ -126,28 +130,78 @@ def _angle_includes(path):
                 if s.startswith(b"#") and s[1:].lstrip().startswith(b"include"):
                     rest = s[1:].lstrip()[len(b"include"):].strip()
                     if rest.startswith(b"<") and b">" in rest:
-                        out.append(rest[1:rest.index(b">")].decode("utf-8", "replace"))
+                        out.append(("<", rest[1:rest.index(b">")].decode("utf-8", "replace")))
+                    elif rest.startswith(b'"') and b'"' in rest[1:]:
+                        out.append(('"', rest[1:rest.index(b'"', 1)].decode("utf-8", "replace")))
     except OSError:
         pass
     return out
 
 
+def _include_dirs(flags):
+    out = []
+    for i, a in enumerate(flags):
+        if a in ("-I", "-iquote", "-isystem") and i + 1 < len(flags):
+            out.append(flags[i + 1])
+        elif a.startswith("-I") and len(a) > 2:
+            out.append(a[2:])
+    return out
+
+
+def _guarded(path):
+    """Whether a header is included once whatever includes it: its first
+    directive an #ifndef (or #if !defined) guard, or #pragma once. A header
+    without one (trace/define_trace.h, an x-macro table) is read again by each
+    #include, so it stays out of the prelude."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(1 << 16)
+    except OSError:
+        return False
+    if b"#pragma once" in text:
+        return True
+    for line in text.split(b"\n"):
+        s = line.strip()
+        if s.startswith(b"#"):
+            d = s[1:].lstrip()
+            return d.startswith(b"ifndef") or d.replace(b" ", b"").startswith(b"if!defined")
+    return False
+
+
+def _resolve(kind, name, src, dirs):
+    """The header file an #include names, as the preprocessor finds it (a
+    quoted name first beside the including file), or None."""
+    for d in ([os.path.dirname(src)] if kind == '"' else []) + dirs:
+        p = os.path.join(d, name)
+        if os.path.isfile(p):
+            return os.path.realpath(p)
+    return None
+
+
 def build_prelude(files, flags, where):
-    """A precompiled header of the <...> headers that a quarter of files include, or None."""
+    """A precompiled header of the guarded headers that at least two of files
+    include (each file then loads it instead of parsing them again), or None.
+    Function bodies are skipped: the calls scanned are the main file's."""
     from .mutator import _cindex
     from .scan_parse import KEEP_GOING
-    count, order = collections.Counter(), {}
+    dirs = _include_dirs(flags)
+    count, order, found = collections.Counter(), {}, {}
     for f in files:
-        for h in dict.fromkeys(_angle_includes(f)):
-            count[h] += 1
-            order.setdefault(h, len(order))
-    common = [h for h in sorted(count, key=lambda h: order[h]) if count[h] * 4 >= len(files) and count[h] >= 4]
+        for kind, name in dict.fromkeys(_includes(f)):
+            key = (kind, name) if kind == "<" else (kind, name, os.path.dirname(f))
+            if key not in found:
+                found[key] = _resolve(kind, name, f, dirs)
+            h = found[key]
+            if h:
+                count[h] += 1
+                order.setdefault(h, len(order))
+    common = [h for h in sorted(count, key=lambda h: order[h]) if count[h] >= 2 and _guarded(h)]
     if not common:
         return None
     ci = _cindex()
     header = os.path.join(where, "prelude.h")
     with open(header, "w") as out:
-        out.write("".join(f"#include <{h}>\n" for h in common))
+        out.write("".join(f'#include "{h}"\n' for h in common))
     tu = ci.Index.create().parse(header, args=list(flags) + ["-x", "c-header", "-Wno-everything"],
                                  options=ci.TranslationUnit.PARSE_INCOMPLETE | KEEP_GOING |
                                  ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES)
@@ -157,7 +211,7 @@ def build_prelude(files, flags, where):
 
 
 def main(args):
-    from . import runs, scan_parse, scan_report
+    from . import runs, scan_parse, scan_report, scan_walk
     if args.jobs < 1:
         raise UsageError("scan: --jobs must be at least 1")
     if not args.src and not args.compile_commands:
@@ -176,6 +230,10 @@ def main(args):
     for h in args.preincludes:
         base += ["-include", os.path.abspath(h)]
     t0 = time.monotonic()
+    # libclang parses on a new thread of 8 MB stack per file unless told not to; the
+    # parser processes inherit this
+    os.environ["LIBCLANG_NOTHREADS"] = "1"
+    scan_walk.build(tmp)
     groups = collections.defaultdict(list)
     for f in files:
         groups[tuple(base + cc.get(os.path.realpath(f), []))].append(f)

@@ -17,6 +17,8 @@ WARN_ON on it, anywhere in the statements of the function that mention it)
 is not a candidate: precision before recall. A statement's tokens are
 clang's tokens of the function body, cut at ';', '{' and '}'.
 """
+import functools
+
 from .mutator import _cindex
 
 WOULD_BE = {"snprintf", "vsnprintf"}  # the C99 functions whose return is the would-be length
@@ -39,35 +41,52 @@ FIX = {
 }
 
 
-def _strip_up(parents, nodes, i):
+def _strip_up(fn, i):
     """Index of the first ancestor of node i that is not a cast, paren or implicit node."""
-    j = parents[i]
-    while j >= 0 and nodes[j].kind.name in ("UNEXPOSED_EXPR", "PAREN_EXPR", "CSTYLE_CAST_EXPR"):
-        j = parents[j]
+    j = fn.parents[i]
+    while j >= 0 and fn.kinds[j] in fn.K_WRAPPERS:
+        j = fn.parents[j]
     return j
 
 
 class Function:
-    """One function definition: its nodes in pre-order with their parents."""
+    """One function definition: its nodes in pre-order (kinds, parents, and
+    the cursors made on demand: scan_walk)."""
 
     def __init__(self, fs, cursor):
-        from . import scan_parse
+        from . import scan_parse, scan_walk
         self.sp = scan_parse
         self.fs, self.cursor, self.name = fs, cursor, cursor.spelling
-        self.nodes, self.parents, self.in_loop = [], [], []
-        stack = [(cursor, -1, False)]
-        while stack:
-            c, p, loop = stack.pop()
-            i = len(self.nodes)
-            self.nodes.append(c)
-            self.parents.append(p)
-            self.in_loop.append(loop)
-            loop = loop or c.kind.name in LOOPS
-            kids = list(c.get_children())
-            for k in reversed(kids):
-                stack.append((k, i, loop))
+        self.tree = scan_walk.walk(cursor)
+        self.kinds, self.parents = self.tree.kinds, self.tree.parents
+        K = _kinds()
+        self.K_WRAPPERS, self.K_CALL, self.K_COMPOUND = K["wrappers"], K["CALL_EXPR"], K["COMPOUND_ASSIGNMENT_OPERATOR"]
+        self.K_LOOPS = K["loops"]
         self._stmts = None
         self.calls = []  # (node index, call record)
+
+    def node(self, i):
+        return self.tree.node(i)
+
+    def indices(self, kind, start=0):
+        """The indices of the nodes of a kind, from start (list.index: the
+        search runs in C, most nodes are of no interest)."""
+        kinds, i = self.kinds, start - 1
+        while True:
+            try:
+                i = kinds.index(kind, i + 1)
+            except ValueError:
+                return
+            yield i
+
+    def in_loop(self, i):
+        """Whether node i lies in a for, while or do loop of the function."""
+        j = self.parents[i]
+        while j >= 0:
+            if self.kinds[j] in self.K_LOOPS:
+                return True
+            j = self.parents[j]
+        return False
 
     # ---- tokens
     def toks(self, c):
@@ -105,9 +124,8 @@ class Function:
     def printf_calls(self):
         sp, fs = self.sp, self.fs
         out = []
-        for i, c in enumerate(self.nodes):
-            if c.kind.name != "CALL_EXPR":
-                continue
+        for i in self.indices(self.K_CALL):
+            c = self.node(i)
             callee = c.spelling
             decl = c.referenced
             attr = fs.format_attr(decl) if decl is not None and decl.kind.name == "FUNCTION_DECL" else None
@@ -191,16 +209,15 @@ class Function:
         return pt[len(lt)] if len(pt) > len(lt) and pt[:len(lt)] == lt else None
 
     def _would_be(self, i, rec, args):
-        P, nodes = self.parents, self.nodes
-        j = _strip_up(P, nodes, i)
+        j = _strip_up(self, i)
         if j < 0:
             return []
-        par = nodes[j]
+        par = self.node(j)
         kind = par.kind.name
         size_arg = args[1] if len(args) >= 2 else None
         if kind == "COMPOUND_ASSIGNMENT_OPERATOR":
             kids = list(par.get_children())
-            if len(kids) == 2 and self._op_after(par, kids[0]) == "+=" and not _is_in(P, i, kids[0], nodes):
+            if len(kids) == 2 and self._op_after(par, kids[0]) == "+=" and not self.is_in(i, kids[0]):
                 return self._accumulated(i, rec, kids[0], size_arg)
             return []
         if kind == "RETURN_STMT":
@@ -231,16 +248,15 @@ class Function:
         return [self._cand(rec, kind, f"snprintf()'s return value (the would-be length) is added to {what} "
                            f"({' '.join(target)}) with no check against the size: once the output is cut, "
                            f"it points past the buffer and the size left wraps",
-                           group=f"{self.name}:{' '.join(target)}", in_loop=self.in_loop[i],
+                           group=f"{self.name}:{' '.join(target)}", in_loop=self.in_loop(i),
                            size_const=self._size_const(size_arg, target) if size_arg else None)]
 
     def _stored(self, i, rec, var, size_arg):
         """n = snprintf(...); then n added to a length or pointer, or returned by a show()."""
         if self.checked([var]):
             return []
-        for k, c in enumerate(self.nodes):
-            if c.kind.name != "COMPOUND_ASSIGNMENT_OPERATOR" or k < i:
-                continue
+        for k in self.indices(self.K_COMPOUND, i + 1):
+            c = self.node(k)
             kids = list(c.get_children())
             if len(kids) != 2 or self._op_after(c, kids[0]) != "+=" or self.toks(self.sp.strip(kids[1])) != var:
                 continue
@@ -251,7 +267,7 @@ class Function:
             kind = "snprintf-ret-pointer" if ptr else "snprintf-ret-length"
             return [self._cand(rec, kind, f"snprintf()'s return value ({' '.join(var)}, the would-be length) is "
                                f"added to {' '.join(target)} with no check against the size",
-                               group=f"{self.name}:{' '.join(target)}", in_loop=self.in_loop[i],
+                               group=f"{self.name}:{' '.join(target)}", in_loop=self.in_loop(i),
                                size_const=self._size_const(size_arg, target) if size_arg else None)]
         return []
 
@@ -272,17 +288,17 @@ class Function:
         if size_pos is None or len(args) <= size_pos:
             return []
         size = self.toks(self.sp.strip(args[size_pos]))
-        j = _strip_up(self.parents, self.nodes, i)
+        j = _strip_up(self, i)
         if j < 0:
             return []
-        par = self.nodes[j]
+        par = self.node(j)
         why = (f"{callee}() returns the bytes it wrote, at most size - 1: comparing it with the size "
                f"({' '.join(size)}) is never true, so a cut output goes unnoticed")
         if par.kind.name == "BINARY_OPERATOR":
             kids = list(par.get_children())
             if len(kids) == 2:
                 op = self._op_after(par, kids[0])
-                first_is_call = _is_in(self.parents, i, kids[0], self.nodes)
+                first_is_call = self.is_in(i, kids[0])
                 other = kids[1] if first_is_call else kids[0]
                 never = (">=", ">", "==") if first_is_call else ("<=", "<", "==")
                 if op in never and self.toks(self.sp.strip(other)) == size:
@@ -302,6 +318,15 @@ class Function:
                         return [self._cand(rec, "scnprintf-ret-compared", why)]
         return []
 
+    def is_in(self, i, anc):
+        """Whether node i lies under the cursor anc."""
+        j = i
+        while j >= 0:
+            if self.node(j) == anc:
+                return True
+            j = self.parents[j]
+        return False
+
     def _sprintf(self, i, rec, args):
         d = self.sp.strip(args[0])
         t = d.type.get_canonical()
@@ -316,14 +341,12 @@ def _contains(seq, sub):
     return any(seq[k:k + n] == sub for k in range(len(seq) - n + 1))
 
 
-def _is_in(parents, i, anc, nodes):
-    """Whether node i lies under the cursor anc."""
-    j = i
-    while j >= 0:
-        if nodes[j] == anc:
-            return True
-        j = parents[j]
-    return False
+@functools.lru_cache(maxsize=None)
+def _kinds():
+    K = _cindex().CursorKind
+    return {"wrappers": {K.UNEXPOSED_EXPR.value, K.PAREN_EXPR.value, K.CSTYLE_CAST_EXPR.value},
+            "loops": {getattr(K, n).value for n in LOOPS}, "CALL_EXPR": K.CALL_EXPR.value,
+            "COMPOUND_ASSIGNMENT_OPERATOR": K.COMPOUND_ASSIGNMENT_OPERATOR.value}
 
 
 def _longest_literal(sp, c):

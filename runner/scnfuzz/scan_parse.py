@@ -14,6 +14,7 @@ are expanded by the preprocessor: the call found is the one after expansion
 import ctypes
 import functools
 import os
+import re
 
 from . import scan_misuse
 from .mutator import _cindex
@@ -116,10 +117,13 @@ class FileScan:
     def __init__(self, path, args, pch=None):
         ci = _cindex()
         self.ci, self.path = ci, path
-        flags = list(args) + ["-ferror-limit=0", "-Wno-everything", "-Wformat"]
-        if pch:
-            flags += ["-include-pch", pch]
-        self.tu = ci.Index.create().parse(path, args=flags, options=KEEP_GOING)
+        # no typo correction: it searches every identifier in scope after each error, and
+        # kernel files parsed without a kernel build's generated headers have errors
+        flags = list(args) + ["-ferror-limit=0", "-Wno-everything", "-Wformat", "-fno-spell-checking"]
+        if pch:  # built by this run from the headers it reads: not checked against them again
+            flags += ["-Xclang", "-fno-validate-pch", "-include-pch", pch]
+        # excludeDecls: the translation unit's children are its own declarations, not the prelude's
+        self.tu = ci.Index.create(excludeDecls=True).parse(path, args=flags, options=KEEP_GOING)
         self.real = os.path.realpath(path)
         with open(path, "rb") as f:
             self.src = f.read()
@@ -153,19 +157,37 @@ class FileScan:
         key = decl.hash
         if key in self._attr_cache:
             return self._attr_cache[key]
-        ci, out = self.ci, None
+        out = None
+        t = decl.type
+        # format(printf, M, N) needs the arguments to check: variadic, or (N = 0) a va_list;
+        # most callees are neither, and their children are not visited
+        if t.kind == self.ci.TypeKind.FUNCTIONPROTO and not t.is_function_variadic() and "va_list" not in t.spelling:
+            self._attr_cache[key] = None
+            return None
         for ch in decl.get_children():
             if not ch.kind.is_attribute():
                 continue
-            s, e = ch.extent.start, ch.extent.end
-            if not s.file:
+            ext = ch.extent  # expansion locations: the attribute's macro (__printf(2, 3)) as written
+            s, e = ext.start, ext.end
+            if not s.file or not e.file or s.file.name != e.file.name:
                 continue
-            a = ci.SourceLocation.from_position(self.tu, s.file, s.line, s.column)
-            b = ci.SourceLocation.from_position(self.tu, e.file, e.line, e.column)
-            toks = [t.spelling for t in self.tu.get_tokens(extent=ci.SourceRange.from_locations(a, b))]
-            out = _format_numbers(toks) or out
+            out = _format_numbers(_lex(self._text(s.file.name)[s.offset:e.offset])) or out
         self._attr_cache[key] = out
         return out
+
+    def _text(self, name):
+        """A header's bytes (an attribute's tokens are read from them: asking
+        libclang for a location in a precompiled header searches all of its
+        files, once per attribute)."""
+        t = _TEXTS.get(name)
+        if t is None:
+            try:
+                with open(name, "rb") as f:
+                    t = f.read()
+            except OSError:
+                t = b""
+            _TEXTS[name] = t
+        return t
 
     def expansion_name(self, c):
         """The identifier written at the call's location (the macro's name when
@@ -194,6 +216,16 @@ class FileScan:
                     calls.append(call)
                 cands.extend(fn.candidates())
         return calls, cands
+
+
+_TEXTS = {}  # header bytes, per parser process
+_TOKEN = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*|0[xX][0-9a-fA-F]+|[0-9]+|\S")
+
+
+def _lex(text):
+    """C tokens of an attribute's text (identifiers, integers, punctuators one
+    character each: all that format(printf, M, N) and __printf(M, N) hold)."""
+    return [t.decode("latin-1") for t in _TOKEN.findall(text)]
 
 
 def _format_numbers(toks):
