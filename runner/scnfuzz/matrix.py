@@ -12,9 +12,11 @@ RUN/impl/<name>/certify/): its report is whole as soon as it ends, so
 a killed matrix loses only the implementations still running. An executor
 libc is not certified: certification links the function into its ASan
 driver, and such a libc runs only in its own process. The matrix's
-report is rebuilt from those runs after each one ends (report.build_report
-over their parts and findings, then the matrix section in front), and once
-more at the end, also after Ctrl-C/SIGTERM."""
+report is built from those runs once, at the end, also after Ctrl-C/SIGTERM
+(report.build_report over their parts and findings, then the matrix section
+in front: it reads every result of every implementation, the longest step
+after a campaign, so not after each one); `scnfuzz matrix --from RUN` builds
+it from what a killed matrix left."""
 import collections
 import datetime
 import json
@@ -223,8 +225,8 @@ class Matrix:
         st.pop("step", None)
         st.update(status="error" if st.get("error") else "interrupted" if self.stopping else "done",
                   duration_s=round(time.monotonic() - t0, 1), finished=utc_iso())
-        with self.lock:
-            self.rebuild()
+        with self.lock:  # its state only: the report is made once, at the end (--from makes it of a killed run)
+            self.run.save()
 
     def promises(self, t, sub, st):
         """Each promise scored apart (matrix_promises), from the conformance
