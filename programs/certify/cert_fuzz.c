@@ -188,12 +188,17 @@ static int one_input(const uint8_t *data, size_t n)
     /* at least one input: libFuzzer's start (its seeds read, its
      * dictionary parsed) may take a short campaign's whole time on a
      * loaded machine */
-    if (cert_sh->execs && cert_now_ns() >= cert_sh->deadline) {
+    if ((cert_sh->execs || cert_sh->outside_profile) && cert_now_ns() >= cert_sh->deadline) {
         cert_sh->done = 1;
         _exit(0);
     }
     dup2(capture_fd, 2); /* what the function prints goes where it is watched */
     scn_case_from_bytes(data, n, &c, cert_dialect, cert_fuzz_decode_flags);
+    if (!cert_profile_admits(&c)) { /* a feature outside --profile: not run */
+        cert_sh->outside_profile++;
+        dup2(engine_fd, 2);
+        return 0;
+    }
     cert_sh->execs++; /* counted before it runs: a case that kills the worker was executed */
     fuzz_one(&c);
     cert_cov_collect();

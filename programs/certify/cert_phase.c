@@ -87,6 +87,7 @@ int cert_run_phase(void (*body)(void *), long planned, uint64_t deadline, int fu
     cert_jdbl("seconds", (double)(cert_now_ns() - t0) / 1e9);
     if (fuzz) {
         cert_jnum("executions", (long long)cert_sh->execs);
+        if (cert_fuzz_profile) cert_jnum("outside_profile", (long long)cert_sh->outside_profile);
         cert_jnum("coverage_edges", (long long)cert_sh->cov_hit);
         cert_jnum("coverage_total", (long long)cert_cov_total);
         cert_jnum("corpus", corpus_size());

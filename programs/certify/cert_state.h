@@ -62,6 +62,7 @@ struct cert_shared {
     /* fuzz: the campaign, kept across worker restarts */
     uint64_t deadline;
     unsigned long execs, n_bug, n_impl, n_findings;
+    unsigned long outside_profile; /* inputs drawn outside --profile, not run */
     size_t cov_hit;
     uint64_t seen[SEEN_SLOTS];
     unsigned char cov[];            /* one byte per edge of the vendored code */
@@ -159,6 +160,11 @@ extern unsigned cert_fuzz_decode_flags;
 extern unsigned long long cert_fuzz_seed;
 extern const char *cert_fuzz_corpus, *cert_fuzz_log, *cert_fuzz_dict;
 void cert_fuzz_body_arg(void *arg);
+
+/* ---- cert_profile.c */
+extern const char *cert_fuzz_profile;
+int cert_profile_load(const char *path);
+int cert_profile_admits(const struct scn_case *c);
 
 /* ---- cert_supervisor.c */
 enum cert_ev { EV_DONE, EV_RESTART, EV_DEADLINE, EV_STOPPED, EV_TIMEOUT, EV_MEMORY, EV_EXIT, EV_SIGNAL, EV_SANITIZER, EV_FORK };

@@ -17,6 +17,7 @@
  *   --corpus DIR        fuzz: libFuzzer's corpus directory (seeds in, new inputs out)
  *   --fuzzer-log PATH   fuzz: where libFuzzer's own messages go (default /dev/null)
  *   --dict PATH         fuzz: a libFuzzer dictionary (the runner's: the vendored code's strings)
+ *   --profile FILE      fuzz: the format features a case may use, one name a line (cert_profile.c)
  *
  * Two processes, so that nothing the function does can stop the phase or
  * lie about it:
@@ -82,7 +83,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: scn-certify [--fd N] [--categories LIST] [--allow-as TARGET] [--call-limit S]\n"
                     "       [--fault-budget S] [--phase-limit S] [--sanitizer-log PREFIX] [--corpus DIR] [--fuzzer-log PATH]\n"
-                    "       [--dict PATH]\n"
+                    "       [--dict PATH] [--profile FILE]\n"
                     "       conform FILE.tsv... | retval | fuzz SECONDS SEED [DECODE_FLAGS]\n");
 }
 
@@ -113,6 +114,7 @@ int main(int argc, char **argv)
         else if (!strcmp(o, "--corpus")) cert_fuzz_corpus = v;
         else if (!strcmp(o, "--fuzzer-log")) cert_fuzz_log = v;
         else if (!strcmp(o, "--dict")) cert_fuzz_dict = v;
+        else if (!strcmp(o, "--profile")) cert_fuzz_profile = v;
         else {
             usage();
             return EXIT_SETUP;
@@ -159,6 +161,10 @@ int main(int argc, char **argv)
         return EXIT_SETUP;
     }
     cert_setup_targets();
+    if (cert_fuzz_profile && cert_profile_load(cert_fuzz_profile)) {
+        fprintf(stderr, "scn-certify: --profile %s: cannot read it (one feature name a line)\n", cert_fuzz_profile);
+        return EXIT_SETUP;
+    }
     cert_phase = cmd;
     uint64_t t0 = cert_now_ns();
     if (!strcmp(cmd, "conform")) {

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from . import anylibc, build, children, targets
+from . import anylibc, build, children, scan_profile, targets
 from .errors import ScnError, SetupError, UsageError
 from .runs import Run, utc_iso
 
@@ -50,7 +50,7 @@ class BuildError(ScnError):
 
 # options whose values are compiler/linker flags: `--ldflags -ltrio` is given to
 # argparse as `--ldflags=-ltrio` (it takes a separate value starting with '-' for an option)
-FLAG_OPTIONS = ("--cflags", "--ldflags")
+FLAG_OPTIONS = ("--cflags", "--ldflags", "--profile-scan")
 
 
 def attach_flag_values(argv):
@@ -101,6 +101,14 @@ def make_parser():
                    help="time fatal cases (timeouts, their reductions) may cost before the phases stop (default 30)")
     p.add_argument("--phase-limit", type=float, default=600.0, metavar="SECONDS",
                    help="wall-time limit of the conformance and return-value phases (default 600)")
+    p.add_argument("--profile", metavar="FILE",
+                   help="certify for these format features only: a `./scnfuzz scan` report.json or its --profile JSON "
+                        "(conformance cases and campaign inputs that use only them; the certificate counts the "
+                        "call sites and formats, or names the call sites a failure reaches)")
+    p.add_argument("--profile-from", action="append", default=[], metavar="SRC",
+                   help="the same, the profile of C sources scanned here (files or directories; repeatable)")
+    p.add_argument("--profile-scan", default="", metavar="ARGS",
+                   help="options of the scan of --profile-from (shell words: -I DIR, -D NAME, --kernel TREE)")
     p.add_argument("--out", metavar="DIR")
     return p
 
@@ -610,13 +618,26 @@ def certify(args):
                          "(a library), or --target NAME")
     dialect = args.dialect or ("kernel" if args.kind in ("scnprintf", "vscnprintf") else "iso")
     claim = [c for c in (args.categories or "").split(",") if c]
+    if args.profile and args.profile_from:
+        raise UsageError("certify: --profile and --profile-from: give one of them")
     run = Run.create("certify", args.out)
     wd = run.path / "build"
     wd.mkdir(exist_ok=True)
+    prof = None
+    if args.profile:
+        prof = scan_profile.load(args.profile)
+    elif args.profile_from:
+        prof = scan_profile.from_sources(args.profile_from, str(run.path), shlex.split(args.profile_scan))
+    if prof is not None and not prof.features:
+        raise UsageError("certify: the profile has no call site with a literal format: nothing to certify for")
     t0 = time.monotonic()
     exe, binfo = build_driver(args, dialect, wd)
     build_s = round(time.monotonic() - t0, 3)
     files = [str(p) for p in sorted((ROOT / "corpus").glob("*.tsv"))]
+    in_profile = None
+    if prof is not None:  # the corpus cases whose every feature the call sites use
+        files, kept, total = scan_profile.restrict_corpus(files, prof, dialect, str(wd / "profile-corpus"))
+        in_profile = {"kept": kept, "total": total}
     common = ["--call-limit", repr(args.call_limit), "--phase-limit", repr(args.phase_limit)]
     if args.allow_as:
         common += ["--allow-as", args.allow_as]
@@ -653,6 +674,9 @@ def certify(args):
             dec |= DEC_NO_N
     fuzz_seeds(dialect, wd / "fuzz-corpus")
     engine = ["--corpus", str(wd / "fuzz-corpus"), "--fuzzer-log", str(wd / "fuzz.libfuzzer.log")]
+    if prof is not None:
+        dec |= scan_profile.decode_flags(prof, DEC_NO_FLOAT, DEC_NO_POS, DEC_NO_WIDE, DEC_NO_N)
+        engine += ["--profile", scan_profile.write_feature_list(prof, str(wd / "profile.features"))]
     if fuzz_dictionary(args.source, wd / "fuzz.dict"):
         engine += ["--dict", str(wd / "fuzz.dict")]
     fuzz = phase("fuzz", engine + ["fuzz", repr(args.time), str(args.seed), str(dec)], args.time + 30 + slack)
@@ -663,6 +687,9 @@ def certify(args):
     claimed = [r for r in results if _in_claim(r.get("category", ""), claim)]
     rv = retv.results()
     rv_fail = [r for r in rv if r.get("status") == "fail"]
+    if prof is not None:  # the suite's fixed formats: a failure counts where the call sites use its features
+        rv_feats = scan_profile.case_features({r.get("case") for r in rv_fail if r.get("case")}, dialect)
+        rv_fail = [r for r in rv_fail if rv_feats.get(r.get("case")) and prof.admits(rv_feats[r.get("case")])]
     fz_find = [r for r in fuzz.lines if isinstance(r.get("finding"), dict)]
     fails = [r for r in claimed if r.get("status") == "fail"]
     fz_bad = [r for r in fz_find if r["finding"].get("classification") not in
@@ -726,6 +753,7 @@ def certify(args):
     seen = set()
     reasons = [x for x in reasons if not (x in seen or seen.add(x))]
     certified = not reasons
+    profile_info = _profile_verdict(prof, in_profile, found, dialect, reasons) if prof is not None else None
     fz_end = fuzz.end or {}
 
     def phase_info(ph):
@@ -774,12 +802,55 @@ def certify(args):
         "build_s": build_s,
         "duration_s": round(time.monotonic() - t0, 3),
     }
+    if profile_info is not None:
+        cert["profile"] = profile_info
+        cert["phases"]["fuzz"]["outside_profile"] = fz_end.get("outside_profile", 0)
     cert["executions"] = len(results) + len(rv) + (fz_end.get("executions") or 0)
     _write_run(run, args, cert, results, rv_fail, fz_find)
     (run.path / "certificate.json").write_text(json.dumps(cert, indent=1) + "\n")
     (run.path / "certificate.md").write_text(render_md(cert, claimed))
     (run.path / "certificate.html").write_text(render_html(cert, claimed))
     return cert, run
+
+
+def _reduced_case(r):
+    f = r.get("finding")
+    return f["case"] if isinstance(f, dict) and f.get("case") else r.get("case")
+
+
+def _profile_verdict(prof, in_profile, found, dialect, reasons):
+    """The certificate's profile part: what was certified for, or the call
+    sites each failure reaches (one entry per root cause, its reduced case)."""
+    info = prof.summary() | {"conformance_cases": in_profile}
+    seen, reach = set(), []
+    for phase, r in found:
+        case = _reduced_case(r)
+        key = (r.get("oracle"), (r.get("finding") or {}).get("signature") if isinstance(r.get("finding"), dict)
+               else r.get("signature"), case)
+        if not case or key in seen:
+            continue
+        seen.add(key)
+        reach.append({"phase": phase, "oracle": r.get("oracle"), "case": r.get("case"), "reduced": case})
+    feats = scan_profile.case_features({x["reduced"] for x in reach}, dialect)
+    for x in reach:
+        x["features"] = sorted(feats.get(x["reduced"]) or [])
+        x["sites"], x["all_features"] = prof.reached(x["features"])
+    info["failures"] = reach
+    n, m = info["formats"], info["call_sites"]
+    if not reasons:
+        info["headline"] = (f"CERTIFIED for the {n} formats of {m} call sites" if n is not None
+                            else f"CERTIFIED for the formats of {m} call sites")
+    else:
+        sites = list(dict.fromkeys(s for x in reach for s in x["sites"]))
+        info["headline"] = (f"NOT CERTIFIED for the formats of {m} call sites: the failures reach "
+                            f"{len(sites)} of them" + (f" ({', '.join(sites[:6])}{', ...' if len(sites) > 6 else ''})"
+                                                       if sites else ""))
+        for x in reach[:10]:
+            if x["sites"]:
+                how = "uses" if x["all_features"] else "shares most features of"
+                reasons.append(f"reaches call sites: {', '.join(x['sites'][:6])} (each {how} {x['reduced']}: "
+                               f"{', '.join(x['features'])}; oracle {x['oracle']}, phase {x['phase']})")
+    return info
 
 
 def _write_run(run, args, cert, results, rv_fail, fz_find):
@@ -824,6 +895,13 @@ def _phase_line(name, p):
 def render_md(c, claimed):
     L = [f"# Certificate: `{c['function']}` ({c['kind']}, {c['dialect']} dialect)", "",
          f"**Verdict: {c['verdict'].upper()}**", ""]
+    pr = c.get("profile")
+    if pr:
+        cc = pr.get("conformance_cases") or {}
+        L += [f"**{pr['headline']}**", "",
+              f"Profile `{pr['source']}`: {len(pr['features'])} features ({', '.join(pr['features'])}); "
+              f"{cc.get('kept')} of {cc.get('total')} conformance cases use only them; "
+              f"{pr['sites_not_literal']} call sites with a format that is not a literal are not covered.", ""]
     if c["reasons"]:
         L += ["## Reasons", ""] + [f"- {r}" for r in c["reasons"]] + [""]
     L += ["## Claim and build", "",
@@ -953,6 +1031,8 @@ def main(argv):
         sys.stderr.write(f"scnfuzz certify: {e}\n")
         return 2
     print(f"scnfuzz certify: {cert['function']}: {cert['verdict'].upper()}")
+    if cert.get("profile"):
+        print(f"  {cert['profile']['headline']}")
     for r in cert["reasons"][:20]:
         print(f"  - {r}")
     inh = (cert.get("inherits") or {}).get("rules") or []

@@ -128,12 +128,17 @@ def _double_0x(c):
 
 
 def model(argv, files, calls, findings, profile, failed, seconds, parse_errors):
+    fmts = {}  # each feature's distinct formats (certify --profile counts them)
+    for c in calls:
+        for name in c.get("features") or []:
+            fmts.setdefault(name, {})[c["format"]] = None
+    fmts = {k: list(v) for k, v in fmts.items()}
     return {"schema": SCHEMA, "version": __version__, "command": ["./scnfuzz", "scan"] + list(argv),
             "finished": runs.utc_iso(), "files": files, "seconds": round(seconds, 3),
             "files_per_second": round(files / seconds, 1) if seconds > 0 else None,
             "files_with_parse_errors": parse_errors, "unreadable": failed,
             "calls": len(calls), "findings": findings,
-            "profile": {k: {"count": len(v), "sites": v} for k, v in sorted(profile.items())},
+            "profile": {k: {"count": len(v), "sites": v, "formats": fmts.get(k, [])} for k, v in sorted(profile.items())},
             "call_sites": [{k: c[k] for k in ("file", "line", "name", "callee", "family", "format", "args",
                                               "features")} for c in calls]}
 
