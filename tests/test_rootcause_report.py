@@ -195,7 +195,8 @@ def test_thousands_of_long_lines_make_a_small_report_quickly(tmp_path, signature
     size = (d / "report.html").stat().st_size
     assert size < 1_000_000, size
     assert (d / "report.md").stat().st_size < 1_000_000
-    assert took < 20, f"report of 5,000 lines took {took:.1f}s"  # ~1-2 s; slack for a loaded box
+    # a quadratic report would take minutes; the slack is for a 2-core box running builds beside it
+    assert took < 90, f"report of 5,000 lines took {took:.1f}s"
     page = (d / "report.html").read_text()
     assert "4,098 chars" in page  # long outputs are clipped, with their length
     if signatures == 5000:
