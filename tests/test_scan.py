@@ -135,3 +135,22 @@ def test_bad_input_exit_2(args, msg):
     p = scan(*args)
     assert p.returncode == 2
     assert msg in p.stderr and "Traceback" not in p.stderr
+
+
+def test_c_walk_is_the_bindings_walk(tmp_path):
+    """scan_walk.c (one C call per function body) gives the nodes, kinds and
+    parents the Python bindings' walk gives, in the same order."""
+    import shutil
+    if not shutil.which(os.environ.get("CC", "cc")):
+        pytest.skip("no C compiler: scan uses the bindings' walk")
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan_parse, scan_walk
+    assert scan_walk.build(str(tmp_path))
+    lib = scan_walk._library()
+    fs = scan_parse.FileScan(str(FIXTURES / "sysfs.c"), ["-x", "c", "-I", str(FIXTURES)])
+    functions = [c for c in fs.tu.cursor.get_children() if c.kind.name == "FUNCTION_DECL" and c.is_definition()]
+    assert len(functions) >= 5
+    for fn in functions:
+        a, b = scan_walk.walk_c(lib, fn), scan_walk.walk_python(fn)
+        assert (a.kinds, a.parents) == (b.kinds, b.parents) and len(a) > 10
+        assert all(a.node(i) == b.node(i) and a.node(i).extent == b.node(i).extent for i in range(len(a)))

@@ -109,6 +109,9 @@ def make_parser():
                    help="the same, the profile of C sources scanned here (files or directories; repeatable)")
     p.add_argument("--profile-scan", default="", metavar="ARGS",
                    help="options of the scan of --profile-from (shell words: -I DIR, -D NAME, --kernel TREE)")
+    p.add_argument("--profile-functions", metavar="LIST",
+                   help="only the call sites of these functions (comma list, as written or after macro expansion: "
+                        "scnprintf,vscnprintf), from --profile-from or a --profile report.json")
     p.add_argument("--out", metavar="DIR")
     return p
 
@@ -624,10 +627,11 @@ def certify(args):
     wd = run.path / "build"
     wd.mkdir(exist_ok=True)
     prof = None
+    only = {f for f in (args.profile_functions or "").split(",") if f} or None
     if args.profile:
-        prof = scan_profile.load(args.profile)
+        prof = scan_profile.load(args.profile, only)
     elif args.profile_from:
-        prof = scan_profile.from_sources(args.profile_from, str(run.path), shlex.split(args.profile_scan))
+        prof = scan_profile.from_sources(args.profile_from, str(run.path), shlex.split(args.profile_scan), only)
     if prof is not None and not prof.features:
         raise UsageError("certify: the profile has no call site with a literal format: nothing to certify for")
     t0 = time.monotonic()

@@ -127,8 +127,14 @@ class Function:
         for i in self.indices(self.K_CALL):
             c = self.node(i)
             callee = c.spelling
-            decl = c.referenced
-            attr = fs.format_attr(decl) if decl is not None and decl.kind.name == "FUNCTION_DECL" else None
+            # a function's name is one declaration in a C translation unit: its format
+            # attribute is looked up once (calls through pointers each time)
+            attr = fs.callee_attr.get(callee, False)
+            if attr is False:
+                decl = c.referenced
+                attr = None
+                if decl is not None and decl.kind.name == "FUNCTION_DECL":
+                    attr = fs.callee_attr[callee] = fs.format_attr(decl)
             fam = sp.FAMILIES.get(callee)
             if not attr and not fam:
                 continue

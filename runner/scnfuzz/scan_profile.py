@@ -39,6 +39,7 @@ class Profile:
         self.site_formats = site_formats    # "file:line" -> format text (None when the JSON does not say)
         self.not_literal = not_literal      # sites whose format is not a literal: not covered
         self.features = set().union(*site_features.values()) if site_features else set()
+        self.functions = None  # the functions whose call sites these are (None: every printf-family call)
 
     def formats(self):
         """The distinct literal formats, or None when the profile JSON has no formats."""
@@ -48,7 +49,8 @@ class Profile:
 
     def summary(self):
         fm = self.formats()
-        return {"source": self.source, "features": sorted(self.features), "call_sites": len(self.site_features),
+        return {"source": self.source, "functions": self.functions, "features": sorted(self.features),
+                "call_sites": len(self.site_features),
                 "formats": len(fm) if fm is not None else None, "sites_not_literal": len(self.not_literal)}
 
     def admits(self, feats):
@@ -65,7 +67,9 @@ class Profile:
         return near[:limit], False
 
 
-def load(path):
+def load(path, functions=None):
+    """The profile in FILE; functions (names): only the call sites of those
+    (as written or after macro expansion), which needs a report.json."""
     try:
         with open(path) as f:
             d = json.load(f)
@@ -76,13 +80,20 @@ def load(path):
     if isinstance(d, dict) and isinstance(d.get("call_sites"), list):  # a scan's report.json
         feats, fmts, nonlit = {}, {}, []
         for c in d["call_sites"]:
+            if functions and c.get("name") not in functions and c.get("callee") not in functions:
+                continue
             s = f"{c['file']}:{c['line']}"
             if c.get("format") is None:
                 nonlit.append(s)
                 continue
             feats.setdefault(s, set()).update(c.get("features") or [])
             fmts[s] = c["format"]
-        return Profile(path, feats, fmts, nonlit)
+        prof = Profile(path, feats, fmts, nonlit)
+        prof.functions = sorted(functions) if functions else None
+        return prof
+    if functions:
+        raise UsageError(f"certify: --profile-functions needs the call sites of a scan's report.json, "
+                         f"not {path}")
     if isinstance(d, dict) and all(isinstance(v, dict) and "sites" in v for v in d.values()):
         feats, fmts = {}, {}
         for name, v in d.items():
@@ -99,14 +110,14 @@ def load(path):
     raise UsageError(f"certify: --profile {path}: neither a scan's report.json nor its --profile JSON")
 
 
-def from_sources(srcs, where, scan_args=()):
+def from_sources(srcs, where, scan_args=(), functions=None):
     """Scan SRC (./scnfuzz scan) into where/scan, then its profile."""
     out = os.path.join(where, "scan")
     p = subprocess.run([sys.executable, os.path.join(ROOT, "scnfuzz"), "scan", *scan_args, *srcs, "--out", out],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode not in (0, 1) or not os.path.isfile(os.path.join(out, "report.json")):
         raise UsageError(f"certify: --profile-from: the scan failed: {(p.stderr or p.stdout).strip()[-2000:]}")
-    return load(os.path.join(out, "report.json"))
+    return load(os.path.join(out, "report.json"), functions)
 
 
 def format_of_case(case):
