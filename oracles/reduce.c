@@ -177,6 +177,58 @@ static int star_to_literal(struct red *R, size_t i)
     return progress;
 }
 
+/* Any other conversion (not an integer one, not %n) written as "%d" of 1,
+ * then of 0, its length modifier dropped: a failure that needs a
+ * conversion only to read an argument (one after it then reads the wrong
+ * one) is then met in one shape whatever the fuzzer put there. */
+static int to_plain_d(struct red *R, size_t i, enum scn_dialect d)
+{
+    const struct scn_section *it = &R->cur.it[i];
+    int va = it->va;
+    if (d != SCN_DIALECT_ISO || va < 0 || scn_sections_uses(&R->cur, va) != 1 || it->conv == 'n' ||
+        scn_is_int_conv(it->conv) || R->cur.args[va].type == SCN_ARG_N)
+        return 0;
+    for (int v = 1; v >= 0; v--) {
+        begin(R);
+        R->cand.it[i].conv = 'd';
+        R->cand.it[i].lenmod[0] = 0;
+        R->cand.args[va] = (struct scn_arg){ .type = SCN_ARG_INT, .v.i = v };
+        if (attempt(R)) return 1;
+    }
+    return 0;
+}
+
+/* A flag the failure needs written as the first flag ("-+ #0" order) that
+ * it still fails with, and a * precision it needs as a * width: a failure
+ * that needs some flag, or some * argument, then has one shape (picolibc's
+ * positional bug needs a flag and a * argument, any of them). */
+static int canonical_flag_star(struct red *R, size_t i)
+{
+    int progress = 0;
+    unsigned fl = R->cur.it[i].flags & 31u;
+    if (fl && !(fl & (fl - 1))) { /* one flag: an earlier one instead */
+        for (unsigned k = 0; (1u << k) < fl; k++) {
+            begin(R);
+            R->cand.it[i].flags = (R->cand.it[i].flags & ~31u) | (1u << k);
+            if (attempt(R)) {
+                progress = 1;
+                break;
+            }
+        }
+    }
+    const struct scn_section *it = &R->cur.it[i];
+    if (it->prec == SCN_SPEC_STAR && it->width == SCN_SPEC_NONE) {
+        begin(R);
+        struct scn_section *c = &R->cand.it[i];
+        c->width = SCN_SPEC_STAR;
+        c->wa = c->pa;
+        c->prec = SCN_SPEC_NONE;
+        c->pa = -1;
+        progress |= attempt(R);
+    }
+    return progress;
+}
+
 /* Each part of each specification dropped, the conversion simplified. */
 static int pass_spec(struct red *R, enum scn_dialect d)
 {
@@ -246,6 +298,7 @@ static int pass_spec(struct red *R, enum scn_dialect d)
             progress |= attempt(R);
         }
         progress |= star_to_literal(R, i);
+        if (scn_sections_count(&R->cur) > 1) progress |= to_plain_d(R, i, d) | canonical_flag_star(R, i);
         it = &R->cur.it[i];
         if (!it->lenmod[0] && own && scn_is_float_conv(it->conv) && d == SCN_DIALECT_ISO) {
             static const char simpler[] = "fe";

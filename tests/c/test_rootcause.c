@@ -45,7 +45,27 @@ static int lackL_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return r;
 }
 
+/* "skip": a planted bug like picolibc's positional one: after a
+ * specification with a flag (not 0) and a * width or precision, a later
+ * conversion reads the wrong argument (its last byte printed '?') */
+static int skip_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    int r = vsnprintf(buf, size, fmt, ap), armed = 0;
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%' || p[1] == '%') {
+            p += *p == '%';
+            continue;
+        }
+        if (armed && r > 0 && (size_t)r < size) buf[r - 1] = '?';
+        const char *q = p + 1 + strspn(p + 1, "0123456789$");
+        size_t nf = strspn(q, "-+ #0");
+        if (nf && strcspn(q, "-+ #") < nf && (q[nf] == '*' || (q[nf] == '.' && q[nf + 1] == '*'))) armed = 1;
+    }
+    return r;
+}
+
 static const struct scn_target good = { .name = "good", .dialect = SCN_DIALECT_ISO, .vsnprintf = good_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
+static const struct scn_target skip = { .name = "skip", .dialect = SCN_DIALECT_ISO, .vsnprintf = skip_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 static const struct scn_target lackL = { .name = "lackL", .dialect = SCN_DIALECT_ISO, .vsnprintf = lackL_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 static const struct scn_target plus = { .name = "plus", .dialect = SCN_DIALECT_ISO, .vsnprintf = plus_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
@@ -194,6 +214,23 @@ int main(void)
                          "memory-safety", &dead);
         CHECK(!strcmp(dead.signature, "crash:%f:lackL:memory-safety"), "%s", dead.signature);
         CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
+    }
+
+    /* a failure that needs a flag and a * argument, any of them, and a later
+     * conversion, any of them: one shape (reduce.c: the first flag that
+     * still fails, a * precision as a * width, other conversions as %d) */
+    {
+        static const char *const skips[] = { "\"%1$+*2$d%3$d\" int:7 int:2 int:9",
+                                             "\"%1$ .*2$f|%3$s\" double:0x1p+0 int:2 str:\"ab\"",
+                                             "\"%#.*x and %p\" int:3 uint:255 ptr:0x10",
+                                             "\"%2$-*1$e%3$a\" int:4 double:0x1p+0 double:0x1p+1" };
+        bad = &skip;
+        for (size_t i = 0; i < sizeof skips / sizeof skips[0]; i++) {
+            const struct scn_rootcause *sk = root_cause(skips[i]);
+            CHECK(sk && !strcmp(sk->signature, "differential:%-*d%d:good~skip:divergence"), "%s: %s", skips[i],
+                  sk ? sk->signature : "(agree)");
+        }
+        bad = &plus;
     }
 
     /* a record is never cut: a 100 KB output is written whole */
