@@ -817,6 +817,9 @@ def certify(args):
     return cert, run
 
 
+SITES_SHOWN = 12  # call sites listed per failure in the certificate (all are counted)
+
+
 def _reduced_case(r):
     f = r.get("finding")
     return f["case"] if isinstance(f, dict) and f.get("case") else r.get("case")
@@ -836,24 +839,30 @@ def _profile_verdict(prof, in_profile, found, dialect, reasons):
         seen.add(key)
         reach.append({"phase": phase, "oracle": r.get("oracle"), "case": r.get("case"), "reduced": case})
     feats = scan_profile.case_features({x["reduced"] for x in reach}, dialect)
+    every = {}
     for x in reach:
         x["features"] = sorted(feats.get(x["reduced"]) or [])
-        x["sites"], x["all_features"] = prof.reached(x["features"])
+        sites, x["all_features"] = prof.reached(x["features"])
+        every.update(dict.fromkeys(sites))
+        x["sites_reached"], x["sites"] = len(sites), [prof.shown(s) for s in sites[:SITES_SHOWN]]
     info["failures"] = reach
+    info["sites_reached"] = len(every)
     n, m = info["formats"], info["call_sites"]
     if not reasons:
         info["headline"] = (f"CERTIFIED for the {n} formats of {m} call sites" if n is not None
                             else f"CERTIFIED for the formats of {m} call sites")
     else:
-        sites = list(dict.fromkeys(s for x in reach for s in x["sites"]))
+        sites = [prof.shown(s) for s in list(every)[:6]]
         info["headline"] = (f"NOT CERTIFIED for the formats of {m} call sites: the failures reach "
-                            f"{len(sites)} of them" + (f" ({', '.join(sites[:6])}{', ...' if len(sites) > 6 else ''})"
+                            f"{len(every)} of them" + (f" ({', '.join(sites)}{', ...' if len(every) > 6 else ''})"
                                                        if sites else ""))
         for x in reach[:10]:
             if x["sites"]:
                 how = "uses" if x["all_features"] else "shares most features of"
-                reasons.append(f"reaches call sites: {', '.join(x['sites'][:6])} (each {how} {x['reduced']}: "
-                               f"{', '.join(x['features'])}; oracle {x['oracle']}, phase {x['phase']})")
+                more = f" and {x['sites_reached'] - 6} more" if x["sites_reached"] > 6 else ""
+                reasons.append(f"reaches call sites: {', '.join(x['sites'][:6])}{more} (each {how} {x['reduced']}: "
+                               f"{', '.join(x['features']) or 'no conversion'}; oracle {x['oracle']}, "
+                               f"phase {x['phase']})")
     return info
 
 

@@ -56,15 +56,26 @@ class Profile:
     def admits(self, feats):
         return set(feats) <= self.features
 
-    def reached(self, feats, limit=12):
-        """The call sites a failure with these features reaches."""
+    def reached(self, feats):
+        """The call sites a failure with these features reaches, and whether
+        they use all of them (else: those that share the most)."""
         feats = set(feats)
         full = [s for s, f in self.site_features.items() if feats <= f]
         if full:
-            return full[:limit], True
+            return full, True
         best = max((len(feats & f) for f in self.site_features.values()), default=0)
         near = [s for s, f in self.site_features.items() if best and len(feats & f) == best]
-        return near[:limit], False
+        return near, False
+
+    def shown(self, site):
+        """A site as the certificate writes it: relative to the directory all
+        the profile's sites lie in, when they are absolute paths."""
+        files = [x.rsplit(":", 1)[0] for x in self.site_features]
+        if not files or not all(os.path.isabs(f) for f in files):
+            return site
+        if not hasattr(self, "_root"):
+            self._root = os.path.commonpath([os.path.dirname(f) for f in files])
+        return os.path.relpath(site, self._root)
 
 
 def load(path, functions=None):
