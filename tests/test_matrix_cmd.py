@@ -227,3 +227,26 @@ def test_the_children_are_pointed_at_the_tools_built_once(monkeypatch):
     assert pathlib.Path(env["SCN_BUILD_DIR"]).resolve() == build_dir().resolve()
     assert pathlib.Path(env["SCN_FUZZ_BUILD_DIR"]).resolve() == pathlib.Path(fuzz).resolve()
     assert (pathlib.Path(env["SCN_BUILD_DIR"]) / "CMakeCache.txt").is_file()
+
+
+def test_a_difference_met_by_conformance_and_the_campaign_is_one_root_cause():
+    def rc(sig, n, rep):
+        return {"signature": sig, "count": n, "reproduce": rep, "classification": sig.rsplit(":", 1)[1]}
+    rcs = [rc("differential:%.Nf:ref~sqlite:divergence", 2, "replay A"),
+           rc("expect.output:%.Nf:sqlite:conformance", 57, "conform B"),
+           rc("expect.output:%hhn:sqlite:conformance", 9, "conform C"),       # no campaign twin
+           rc("expect.output:%f:sqlite:conformance", 1, "conform D"),
+           rc("differential:%f:curl~ref:divergence", 4, "replay E"),          # another implementation's
+           rc("differential:matrix-no-t:ref~sqlite:known-gap", 3, "replay F"),
+           rc("expect.output:matrix-no-t:sqlite:known-gap", 5, "conform G")]  # known: listed as they are
+    out = matrix.met_twice(rcs, "sqlite")
+    assert [r["signature"] for r in out] == [
+        "differential:%.Nf:ref~sqlite:divergence", "expect.output:%hhn:sqlite:conformance",
+        "expect.output:%f:sqlite:conformance", "differential:%f:curl~ref:divergence",
+        "differential:matrix-no-t:ref~sqlite:known-gap", "expect.output:matrix-no-t:sqlite:known-gap"]
+    assert out[0]["count"] == 59 and out[0]["also_conformance"] == [
+        {"signature": "expect.output:%.Nf:sqlite:conformance", "count": 57, "reproduce": "conform B"}]
+    assert "also met by the conformance suite as `expect.output:%.Nf:sqlite:conformance`" in matrix._rc_line(
+        dict(out[0], oracle="differential"))
+    assert matrix._sig_parts("differential:%1$s:x:ref~t:divergence") == ("differential", "%1$s:x", "ref~t",
+                                                                        "divergence")

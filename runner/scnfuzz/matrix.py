@@ -301,10 +301,47 @@ def _last_line(log):
 def impl_root_causes(run_path, name):
     """The root causes of one implementation's own run (its findings.jsonl,
     grouped as report_model groups a run's): what its conformance run and its
-    campaign met, the campaign's crashes included, with its own counts."""
+    campaign met, the campaign's crashes included, with its own counts; one
+    difference met by both, once (met_twice)."""
     groups, _ = report_model.group_records(
         report_model.iter_records(pathlib.Path(run_path) / "impl" / name / "findings.jsonl"))
-    return report_model.root_causes(groups)
+    return met_twice(report_model.root_causes(groups), name)
+
+
+def _sig_parts(sig):
+    """oracle, what (a rule id or a shape), targets, classification of a
+    signature (the shape may hold ':')."""
+    head, _, rest = str(sig).partition(":")
+    what, _, tail = rest.rpartition(":")
+    what, _, targets = what.rpartition(":")
+    return head, what, targets, tail
+
+
+def met_twice(rcs, name):
+    """A conformance failure no rule explains (expect.output) and a
+    campaign's difference from the reference no rule explains
+    (differential), reduced to the same shape: one root cause. Both are
+    reduced the same way, against the reference while the implementation
+    still differs from it with the same verdict (rootcause.h,
+    scn_rootcause_expect), so the shape is the same bug met through two
+    oracles; the campaign's entry stays, with the conformance one's lines
+    counted in and its reproducer kept (also_conformance)."""
+    diffs = {}
+    for rc in rcs:
+        oracle, what, targets, klass = _sig_parts(rc["signature"])
+        if oracle == "differential" and klass == "divergence" and targets in (f"{name}~ref", f"ref~{name}"):
+            diffs.setdefault(what, rc)
+    out = []
+    for rc in rcs:
+        oracle, what, targets, klass = _sig_parts(rc["signature"])
+        twin = diffs.get(what) if (oracle, targets, klass) == ("expect.output", name, "conformance") else None
+        if twin is None:
+            out.append(rc)
+            continue
+        twin["count"] += rc["count"]
+        twin.setdefault("also_conformance", []).append({"signature": rc["signature"], "count": rc["count"],
+                                                        "reproduce": rc["reproduce"]})
+    return out
 
 
 def matrix_model(rep, run):
@@ -331,7 +368,8 @@ def matrix_model(rep, run):
             "total": m["totals"].get(name),
             "root_causes": [{"id": f["id"], "classification": f["classification"], "oracle": f["oracle"],
                              "signature": f["signature"], "rule": (f.get("rule") or {}).get("id"),
-                             "count": f["count"], "reproduce": f["reproduce"]} for f in mine],
+                             "count": f["count"], "reproduce": f["reproduce"],
+                             "also_conformance": f.get("also_conformance", [])} for f in mine],
         })
     return {"categories": cats, "implementations": out}
 
@@ -404,8 +442,10 @@ def _verdict(im):
 def _rc_line(rc):
     new = rc["classification"] not in KNOWN
     rule = f" ({rc['rule']})" if rc.get("rule") else ""
+    also = "".join(f"; also met by the conformance suite as {_md_code(a['signature'])} ({a['count']:,} line(s)): "
+                   f"{_md_code(a['reproduce'])}" for a in rc.get("also_conformance") or [])
     return (f"- {'**NEW** ' if new else ''}{rc['classification']}{rule}: {rc['oracle']}, {rc['count']:,} raw "
-            f"line(s), {_md_code(rc['signature'])}; reproduce: {_md_code(rc['reproduce'])}")
+            f"line(s), {_md_code(rc['signature'])}; reproduce: {_md_code(rc['reproduce'])}{also}")
 
 
 def matrix_markdown(model, level=2, run_dir=None):
