@@ -93,3 +93,26 @@ def test_profile_that_reaches_the_bug_is_refused_naming_the_call_site(tmp_path):
     assert octal and all("%o" in x["features"] for x in octal)
     assert any(x["reduced"].startswith('"%o" ') and x["oracle"] == "crash" for x in octal), pr["failures"]
     assert any(r.startswith(f"reaches call sites: {site}") for r in cert["reasons"]), cert["reasons"]
+
+
+def test_a_failure_reaches_the_sites_that_use_its_form(tmp_path):
+    """A failing "%ls" reaches a site that prints "%ls", not one printing
+    "%s: %ld" (each specification is matched, not the format's features as a
+    whole); a failure with no conversion (size 0) reaches every site."""
+    from scnfuzz import scan_profile
+    assert scan_profile.pieces(b"a%%b%-5d: %s %pM x") == [b"%%", b"%-5d: ", b"%s ", b"%pM x"]
+    rep = {"call_sites": [
+        {"file": "a.c", "line": 1, "name": "snprintf", "callee": "snprintf", "format": "%s: %ld",
+         "features": ["%s", "%d", "length l"]},
+        {"file": "b.c", "line": 2, "name": "snprintf", "callee": "snprintf", "format": "wide %ls",
+         "features": ["%s", "length l"]},
+        {"file": "c.c", "line": 3, "name": "vsnprintf", "callee": "vsnprintf", "format": None}]}
+    (tmp_path / "report.json").write_text(json.dumps(rep))
+    prof = scan_profile.load(str(tmp_path / "report.json"))
+    assert prof.summary()["call_sites"] == 2 and prof.summary()["sites_not_literal"] == 1
+    specs = scan_profile.spec_features({"%ls", "", "%s=%d"}, "iso")
+    assert prof.reached({"%s", "length l"}, specs["%ls"]) == (["b.c:2"], True)
+    assert prof.reached(set(), specs[""]) == (["a.c:1", "b.c:2"], True)
+    assert prof.reached({"%s", "%d"}, specs["%s=%d"]) == (["a.c:1"], True)
+    only_b = scan_profile.load(str(tmp_path / "report.json"), {"nothing"})
+    assert only_b.summary()["call_sites"] == 0

@@ -839,12 +839,22 @@ def _profile_verdict(prof, in_profile, found, dialect, reasons):
         seen.add(key)
         reach.append({"phase": phase, "oracle": r.get("oracle"), "case": r.get("case"), "reduced": case})
     feats = scan_profile.case_features({x["reduced"] for x in reach}, dialect)
+    fmts = {}
+    for x in reach:
+        try:
+            fmts[x["reduced"]] = scan_profile.format_of_case(x["reduced"]).decode("latin-1")
+        except Exception:  # not a case text: matched by its features as a whole
+            pass
+    specs = scan_profile.spec_features(set(fmts.values()), dialect)
     every = {}
     for x in reach:
         x["features"] = sorted(feats.get(x["reduced"]) or [])
-        sites, x["all_features"] = prof.reached(x["features"])
-        every.update(dict.fromkeys(sites))
-        x["sites_reached"], x["sites"] = len(sites), [prof.shown(s) for s in sites[:SITES_SHOWN]]
+        case_specs = specs.get(fmts.get(x["reduced"])) if x["reduced"] in fmts else None
+        sites, x["all_features"] = prof.reached(x["features"], case_specs)
+        if x["all_features"]:  # the closest sites of a form no site uses are named, not counted
+            every.update(dict.fromkeys(sites))
+        x["sites_reached"] = len(sites) if x["all_features"] else 0
+        x["sites"] = [prof.shown(s) for s in sites[:SITES_SHOWN]]
     info["failures"] = reach
     info["sites_reached"] = len(every)
     n, m = info["formats"], info["call_sites"]
@@ -857,12 +867,15 @@ def _profile_verdict(prof, in_profile, found, dialect, reasons):
                             f"{len(every)} of them" + (f" ({', '.join(sites)}{', ...' if len(every) > 6 else ''})"
                                                        if sites else ""))
         for x in reach[:10]:
-            if x["sites"]:
-                how = "uses" if x["all_features"] else "shares most features of"
+            if x["sites"] and x["all_features"]:
                 more = f" and {x['sites_reached'] - 6} more" if x["sites_reached"] > 6 else ""
-                reasons.append(f"reaches call sites: {', '.join(x['sites'][:6])}{more} (each {how} {x['reduced']}: "
-                               f"{', '.join(x['features']) or 'no conversion'}; oracle {x['oracle']}, "
+                reasons.append(f"reaches call sites: {', '.join(x['sites'][:6])}{more} (each uses the form of "
+                               f"{x['reduced']}: {', '.join(x['features']) or 'no conversion'}; oracle {x['oracle']}, "
                                f"phase {x['phase']})")
+            elif x["sites"]:
+                reasons.append(f"no call site uses the form of {x['reduced']} ({', '.join(x['features'])}, each "
+                               f"in the profile; oracle {x['oracle']}, phase {x['phase']}); the closest: "
+                               f"{', '.join(x['sites'][:6])}")
     return info
 
 

@@ -56,16 +56,40 @@ class Profile:
     def admits(self, feats):
         return set(feats) <= self.features
 
-    def reached(self, feats):
-        """The call sites a failure with these features reaches, and whether
-        they use all of them (else: those that share the most)."""
+    def reached(self, feats, case_specs=None):
+        """The call sites a failure reaches, and whether they use all its
+        features. case_specs (the features of each specification of its
+        reduced case): a site is reached when each of them is met by one
+        specification of the site's format ("%ls" is not reached by a site
+        "%s: %ld"); without them, or when the profile has no formats, by the
+        site's features as a whole. When no site is reached, the sites that
+        share the most features are returned (False)."""
         feats = set(feats)
-        full = [s for s, f in self.site_features.items() if feats <= f]
+        specs = self.site_specs()
+        if case_specs is not None and specs is not None:
+            full = [s for s in self.site_features
+                    if all(any(cs <= ss for ss in specs[s]) for cs in case_specs)]
+        else:
+            full = [s for s, f in self.site_features.items() if feats <= f]
         if full:
             return full, True
         best = max((len(feats & f) for f in self.site_features.values()), default=0)
         near = [s for s, f in self.site_features.items() if best and len(feats & f) == best]
         return near, False
+
+    def site_specs(self):
+        """{site: [features of each specification of its format]}, or None
+        when the profile does not give every site's format."""
+        if not hasattr(self, "_specs"):
+            fm = {s: f for s, f in self.site_formats.items() if s in self.site_features}
+            if any(f is None for f in fm.values()):
+                self._specs = None
+            else:
+                kernel = any(n.startswith("%p") and len(n) > 2 for n in self.features)
+                per = spec_features(set(fm.values()), "kernel" if kernel else "iso")
+                # a %p extension counts where the scan named it (the site's file was kernel code)
+                self._specs = {s: [x & (self.site_features[s] | _BASE) for x in per[f]] for s, f in fm.items()}
+        return self._specs
 
     def shown(self, site):
         """A site as the certificate writes it: relative to the directory all
@@ -159,6 +183,40 @@ def case_features(cases, dialect):
         names |= {f"%p{e}" for _, e in exts.get(f, [])}
         out[c] = names
     return out
+
+
+_BASE = set()  # (no feature is implied: a spec's features are intersected with its site's)
+
+
+def pieces(fmt):
+    """A format cut at each '%' into pieces of one specification each (with
+    the text after it up to the next '%'; "%%" a piece of its own): a '%'
+    ends any specification, so each piece is scanned alone by the same
+    scanner as the whole."""
+    out, i, n = [], fmt.find(b"%"), len(fmt)
+    while 0 <= i < n:
+        if fmt[i + 1:i + 2] == b"%":
+            out.append(b"%%")
+            i = fmt.find(b"%", i + 2)
+            continue
+        j = fmt.find(b"%", i + 1)
+        out.append(fmt[i:j if j >= 0 else n])
+        i = j
+    return out
+
+
+def spec_features(formats, dialect):
+    """{format text: [the features of each of its specifications]}."""
+    cut = {f: pieces(f.encode("latin-1")) for f in formats}
+    allp = {p for ps in cut.values() for p in ps}
+    feats = scan_format.features_of(allp)
+    exts = scan_format.p_extensions(feats) if dialect == "kernel" else {}
+    named = {}
+    for p in allp:
+        names = set(feats.get(p, ([], []))[1])
+        names |= {f"%p{e}" for _, e in exts.get(p, [])}
+        named[p] = names
+    return {f: [named[p] for p in ps if named[p]] for f, ps in cut.items()}
 
 
 def restrict_corpus(files, profile, dialect, where):
