@@ -24,20 +24,11 @@ from scnfuzz import anylibc, build, conform  # noqa: E402
 pytestmark = pytest.mark.xdist_group("libc-executors")
 
 SCNFUZZ = REPO / "scnfuzz"
-STANDIN = REPO / "programs" / "certify" / "run.py"
-
-
-def cli_has(word):
-    p = subprocess.run([str(SCNFUZZ), "conform", "--help"], capture_output=True, text=True)
-    return word in p.stdout
 
 
 def conform_libc(cc, out, *extra):
-    """`./scnfuzz conform --libc-cc CC` (or the stand-in until the CLI has the option)."""
-    if cli_has("--libc-cc"):
-        cmd = [str(SCNFUZZ), "conform", "--libc-cc", cc, "--out", str(out), *extra]
-    else:
-        cmd = [sys.executable, str(STANDIN), "conform", "--libc-cc", cc, "--out", str(out), *extra]
+    """`./scnfuzz conform --libc-cc CC`."""
+    cmd = [str(SCNFUZZ), "conform", "--libc-cc", cc, "--out", str(out), *extra]
     p = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=300)
     return p
 
@@ -263,11 +254,7 @@ def test_build_error_is_shown(tmp_path):
 
 
 def fuzz_libc(cc, out, seconds):
-    if cli_has("--libc-cc") and "--libc-cc" in subprocess.run([str(SCNFUZZ), "fuzz", "--help"],
-                                                               capture_output=True, text=True).stdout:
-        cmd = [str(SCNFUZZ), "fuzz", "--libc-cc", cc, "--time", str(seconds), "--out", str(out)]
-    else:
-        cmd = [sys.executable, str(STANDIN), "fuzz", "--libc-cc", cc, "--time", str(seconds), "--out", str(out)]
+    cmd = [str(SCNFUZZ), "fuzz", "--libc-cc", cc, "--time", str(seconds), "--out", str(out)]
     return subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=600)
 
 

@@ -29,7 +29,6 @@ import pytest
 REPO = pathlib.Path(__file__).resolve().parent.parent
 SRC = REPO / "tests" / "certify"
 SCNFUZZ = REPO / "scnfuzz"
-STANDIN = REPO / "programs" / "certify" / "run.py"
 sys.path.insert(0, str(REPO / "runner"))
 from scnfuzz import certify as certify_mod  # noqa: E402
 
@@ -63,13 +62,9 @@ def project_objects():
 
 
 def certify(out, *args, env=None):
-    """./scnfuzz certify (or the stand-in until the CLI wires it); returns
+    """./scnfuzz certify; returns
     the process (with .wall, seconds) and certificate.json (or None)."""
-    p = subprocess.run([str(SCNFUZZ), "--help"], capture_output=True, text=True)
-    if "certify" in p.stdout:
-        cmd = [str(SCNFUZZ), "certify"]
-    else:
-        cmd = [sys.executable, str(STANDIN), "certify"]
+    cmd = [str(SCNFUZZ), "certify"]
     t0 = time.monotonic()
     p = subprocess.run(cmd + list(args) + ["--out", str(out)], capture_output=True, text=True, cwd=REPO,
                        timeout=600, env=env)
