@@ -150,6 +150,17 @@ def _arg(a, worst_max):
     return None
 
 
+def _case_text(fmt, args):
+    """The case of fmt with args, set as the current case, or None when the
+    case model refuses it (an argument of the wrong class for its conversion)."""
+    try:
+        text = casetext.Case(fmt.encode("latin-1"), args, []).text()
+        casetext.check(text)
+        return text
+    except (ValueError, casetext.CaseSyntaxError):
+        return None
+
+
 def bound(call, features, exts):
     """The most bytes the call's output can have (INF: unbounded), or None
     when it cannot be computed safely (no literal format, a va_list, arguments
@@ -167,10 +178,15 @@ def bound(call, features, exts):
         args = [_arg(a, worst_max) for a in call["args"]]
         if any(a is None for a in args):
             return None
-        try:
-            text = casetext.Case(fmt.encode("latin-1"), args, []).text()
-            casetext.check(text)
-        except (ValueError, casetext.CaseSyntaxError):
+        ext_args = _ext_args(fmt.encode("latin-1"), exts, features)
+        for k in ext_args:  # a kernel %pEXT prints "0x1EXT" through glibc: replaced below by its most
+            args[k] = ("ptr", 1)
+        text = _case_text(fmt, args)
+        if text is None and "%p" in features:  # a char array passed to %p (the kernel's %pM of u8[6])
+            args = [("ptr", 0x7FFFFFFFFFF0) if t == "str" and a["kind"] in ("CONSTANTARRAY", "INCOMPLETEARRAY")
+                    else (t, v) for (t, v), a in zip(args, call["args"])]
+            text = _case_text(fmt, args)
+        if text is None:
             return None
         n = _caller()()
         if n < 0:
@@ -178,4 +194,38 @@ def bound(call, features, exts):
         best = max(best, n)
     if best >= LONG_STRING:
         return INF
+    if ext_args:  # each "0x1EXT" glibc printed is the extension's own output
+        best -= sum(3 + len(e) for _, e in exts)
     return best + sum(ext_max(e) for _, e in exts)
+
+
+def spec_pieces(fmt):
+    """A format cut at each '%' into (offset, piece) of one specification
+    each (with the text after it up to the next '%'; "%%" a piece of its
+    own): a '%' ends any specification."""
+    out, i, n = [], fmt.find(b"%"), len(fmt)
+    while 0 <= i < n:
+        if fmt[i + 1:i + 2] == b"%":
+            out.append((i, b"%%"))
+            i = fmt.find(b"%", i + 2)
+            continue
+        j = fmt.find(b"%", i + 1)
+        out.append((i, fmt[i:j if j >= 0 else n]))
+        i = j
+    return out
+
+
+def _ext_args(fmt, exts, features):
+    """The argument indices of the kernel's %pEXT conversions, when each
+    conversion takes one argument in order (no '*', no n$); else none (the
+    bound then adds each extension's most to glibc's %p: more, never less)."""
+    if not exts or {"width *", "precision *", "positional"} & set(features):
+        return []
+    starts = [o for o, p in spec_pieces(fmt) if p != b"%%"]
+    out = []
+    for i, _ in exts:
+        k = sum(1 for o in starts if o < i) - 1
+        if k < 0:
+            return []
+        out.append(k)
+    return out

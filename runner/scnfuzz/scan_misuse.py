@@ -127,14 +127,10 @@ class Function:
         for i in self.indices(self.K_CALL):
             c = self.node(i)
             callee = c.spelling
-            # a function's name is one declaration in a C translation unit: its format
-            # attribute is looked up once (calls through pointers each time)
-            attr = fs.callee_attr.get(callee, False)
-            if attr is False:
-                decl = c.referenced
-                attr = None
-                if decl is not None and decl.kind.name == "FUNCTION_DECL":
-                    attr = fs.callee_attr[callee] = fs.format_attr(decl)
+            # the declaration the call sees (not one per name: a later redeclaration may add
+            # the format attribute)
+            decl = c.referenced
+            attr = fs.format_attr(decl) if decl is not None and decl.kind.name == "FUNCTION_DECL" else None
             fam = sp.FAMILIES.get(callee)
             if not attr and not fam:
                 continue

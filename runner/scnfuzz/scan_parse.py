@@ -137,7 +137,6 @@ class FileScan:
             elif (d.option or "").startswith("-Wformat") and d.location.file and self._mine(d.location.file):
                 self.format_warnings.add(d.location.line)
         self._attr_cache = {}
-        self.callee_attr = {}  # a called function's name -> its format attribute (scan_misuse)
 
     def _mine(self, f):
         name = f.name

@@ -189,20 +189,8 @@ _BASE = set()  # (no feature is implied: a spec's features are intersected with 
 
 
 def pieces(fmt):
-    """A format cut at each '%' into pieces of one specification each (with
-    the text after it up to the next '%'; "%%" a piece of its own): a '%'
-    ends any specification, so each piece is scanned alone by the same
-    scanner as the whole."""
-    out, i, n = [], fmt.find(b"%"), len(fmt)
-    while 0 <= i < n:
-        if fmt[i + 1:i + 2] == b"%":
-            out.append(b"%%")
-            i = fmt.find(b"%", i + 2)
-            continue
-        j = fmt.find(b"%", i + 1)
-        out.append(fmt[i:j if j >= 0 else n])
-        i = j
-    return out
+    """A format's specifications, one piece each (scan_format.spec_pieces)."""
+    return [p for _, p in scan_format.spec_pieces(fmt)]
 
 
 def spec_features(formats, dialect):
