@@ -47,7 +47,7 @@ static int copy_field(char *dst, size_t cap, const char *s, size_t n)
 
 static int valid_term(const char *t)
 {
-    static const char *const exact[] = { "arg=null", "arg=nan", "arg=nonascii", "arg=zero", "prec", "noprec",
+    static const char *const exact[] = { "arg=null", "arg=nan", "arg=nonfinite", "arg=nonascii", "arg=zero", "prec", "noprec",
                                          "spec=invalid", "whole", "ret<0", "hexvalue", "positional",
                                          "width<0", "sharedarg", "dies", "digitsonly", "nanform", "pspelling", "fraczeros", "signdropped",
                                          "prec<0", "nullform",
@@ -512,7 +512,10 @@ static int dec_parse(const unsigned char *out, size_t len, struct dec *x)
             lead++;
             continue;
         }
-        if (x->n == DEC_MAX) return -1;
+        if (x->n == DEC_MAX) { /* zeros after the digits kept add nothing (%.4096f of 0.1) */
+            if (out[i] != '0') return -1;
+            continue;
+        }
         x->d[x->n++] = (char)(out[i] - '0');
     }
     if (!nd) return -1;
@@ -818,7 +821,11 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
         else if (IS("arg=nan"))
             ok = val && ((val->type == SCN_ARG_DOUBLE && isnan(val->v.d)) ||
                          (val->type == SCN_ARG_LDOUBLE && isnan(val->v.ld)));
-        else if (IS("arg=nonascii")) {
+        else if (IS("arg=nonfinite")) {
+            long double v = !val ? 0 : val->type == SCN_ARG_LDOUBLE ? val->v.ld
+                          : val->type == SCN_ARG_DOUBLE ? (long double)val->v.d : 0;
+            ok = isinf(v) || isnan(v);
+        } else if (IS("arg=nonascii")) {
             long prec = -1; /* (a * precision without its argument: all of the string) */
             if (s && !s->invalid) (void)arg_prec(c, s, &prec);
             ok = val && arg_is_nonascii(c, val, prec);

@@ -255,3 +255,43 @@ def test_wide_encoding_error_only_for_a_character_converted(rule_probe, spec, ca
 ])
 def test_a_normalisation_takes_a_tie_to_even_only(rule_probe, a, want):
     assert rule_probe("a-normalisation", "%.1a", '"%.1a" double:0x1.08p+0', a, (8, "0x1.0p+0")) is want
+
+
+def _impl_result(scn_conform, tmp_path, target, case, env=None):
+    """scn-conform's result for `target` on one kind-impl corpus line whose
+    expectation is the reference's output."""
+    ref = subprocess.run([str(scn_conform), "--target", "ref", "--case", case], capture_output=True, text=True,
+                         timeout=60)
+    expected = json.loads(ref.stdout.splitlines()[0])["actual"]
+    corpus = tmp_path / "impl.tsv"
+    corpus.write_text("\t".join(["impl-probe", case, expected, "-", "impl", "C17 7.21.6.1p8 (p)"]) + "\n")
+    r = subprocess.run([str(scn_conform), "--target", target, str(corpus)], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, **(env or {})})
+    assert r.returncode in (0, 1), r.stderr[-2000:]
+    return next(json.loads(line) for line in r.stdout.splitlines() if f'"target":"{target}"' in line)
+
+
+def test_an_impl_case_passes_only_what_an_allowance_explains(scn_conform, tmp_path):
+    """A kind-impl case passes a target printing otherwise than the reference
+    only when an allowance explains the difference (p-spelling: musl's "0" for
+    the reference's "(nil)"); with no allowance the same output fails, so a
+    mutant or a bug that breaks an implementation-defined conversion no longer
+    passes."""
+    case = '"[%8p]" ptr:NULL'
+    r = _impl_result(scn_conform, tmp_path, "musl", case)
+    assert (r["status"], r.get("note"), r["actual"]) == ("pass", "impl-differs", '"[       0]"')
+    no_allowances = tmp_path / "allowances.tsv"
+    no_allowances.write_text("# id\tdialect\tpattern\ttargets\tcitation\n")
+    r = _impl_result(scn_conform, tmp_path, "musl", case, {"SCN_ALLOWANCES": str(no_allowances)})
+    assert (r["status"], r.get("note"), r.get("rule_kind")) == ("fail", None, None)
+
+
+def test_an_impl_case_fails_a_known_bug_of_its_layout(scn_conform, tmp_path):
+    """curl left-justifies a NULL %8p (curl-p-null-justified): the spelling is
+    implementation-defined, the padding is not; it used to pass as impl-differs."""
+    listed = subprocess.run([str(scn_conform), "--list-targets"], capture_output=True, text=True).stdout
+    if "curl" not in {line.split("\t")[0] for line in listed.splitlines()}:
+        pytest.skip("the curl target is not built (libcurl4-openssl-dev: bash ci/setup.sh)")
+    r = _impl_result(scn_conform, tmp_path, "curl", '"[%8p]" ptr:NULL')
+    assert (r["status"], r.get("rule_kind"), r["signature"]) == \
+        ("fail", "known-bug", "expect.output:curl-p-null-justified:curl:known-bug")
