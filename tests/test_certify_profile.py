@@ -116,3 +116,16 @@ def test_a_failure_reaches_the_sites_that_use_its_form(tmp_path):
     assert prof.reached({"%s", "%d"}, specs["%s=%d"]) == (["a.c:1"], True)
     only_b = scan_profile.load(str(tmp_path / "report.json"), {"nothing"})
     assert only_b.summary()["call_sites"] == 0
+
+
+@pytest.mark.parametrize("args,msg", [
+    (["--profile", "pyproject.toml"], "not JSON"),
+    (["--profile", "no-such.json"], "No such file"),
+    (["--profile", "tests/scan/attr.c", "--profile-from", "tests/scan"], "give one of them"),
+])
+def test_bad_profile_exit_2(args, msg, tmp_path):
+    p = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "certify", "--source", str(ABORT_O),
+                        "--function", "hostile_abort_o", "--kind", "vsnprintf", *args, "--out", str(tmp_path / "run")],
+                       capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert p.returncode == 2 and msg in p.stderr and "Traceback" not in p.stderr, p.stderr
+    assert not (tmp_path / "run").exists()

@@ -622,18 +622,18 @@ def certify(args):
     dialect = args.dialect or ("kernel" if args.kind in ("scnprintf", "vscnprintf") else "iso")
     claim = [c for c in (args.categories or "").split(",") if c]
     if args.profile and args.profile_from:
-        raise UsageError("certify: --profile and --profile-from: give one of them")
+        raise UsageError("--profile and --profile-from: give one of them")
+    prof = None
+    only = {f for f in (args.profile_functions or "").split(",") if f} or None
+    if args.profile:  # read before the run exists: a bad file is a usage error, no run
+        prof = scan_profile.load(args.profile, only)
     run = Run.create("certify", args.out)
     wd = run.path / "build"
     wd.mkdir(exist_ok=True)
-    prof = None
-    only = {f for f in (args.profile_functions or "").split(",") if f} or None
-    if args.profile:
-        prof = scan_profile.load(args.profile, only)
-    elif args.profile_from:
+    if args.profile_from:
         prof = scan_profile.from_sources(args.profile_from, str(run.path), shlex.split(args.profile_scan), only)
     if prof is not None and not prof.features:
-        raise UsageError("certify: the profile has no call site with a literal format: nothing to certify for")
+        raise UsageError("the profile has no call site with a literal format: nothing to certify for")
     t0 = time.monotonic()
     exe, binfo = build_driver(args, dialect, wd)
     build_s = round(time.monotonic() - t0, 3)

@@ -109,9 +109,9 @@ def load(path, functions=None):
         with open(path) as f:
             d = json.load(f)
     except OSError as e:
-        raise UsageError(f"certify: --profile {path}: {e.strerror}") from None
+        raise UsageError(f"--profile {path}: {e.strerror}") from None
     except ValueError as e:
-        raise UsageError(f"certify: --profile {path}: not JSON ({e})") from None
+        raise UsageError(f"--profile {path}: not JSON ({e})") from None
     if isinstance(d, dict) and isinstance(d.get("call_sites"), list):  # a scan's report.json
         feats, fmts, nonlit = {}, {}, []
         for c in d["call_sites"]:
@@ -127,7 +127,7 @@ def load(path, functions=None):
         prof.functions = sorted(functions) if functions else None
         return prof
     if functions:
-        raise UsageError(f"certify: --profile-functions needs the call sites of a scan's report.json, "
+        raise UsageError(f"--profile-functions needs the call sites of a scan's report.json, "
                          f"not {path}")
     if isinstance(d, dict) and all(isinstance(v, dict) and "sites" in v for v in d.values()):
         feats, fmts = {}, {}
@@ -142,7 +142,7 @@ def load(path, functions=None):
                 if s in fmts:
                     fmts[s] = v["formats"][0]
         return Profile(path, feats, fmts, list(d.get(NOT_LITERAL, {}).get("sites", [])))
-    raise UsageError(f"certify: --profile {path}: neither a scan's report.json nor its --profile JSON")
+    raise UsageError(f"--profile {path}: neither a scan's report.json nor its --profile JSON")
 
 
 def from_sources(srcs, where, scan_args=(), functions=None):
@@ -151,7 +151,7 @@ def from_sources(srcs, where, scan_args=(), functions=None):
     p = subprocess.run([sys.executable, os.path.join(ROOT, "scnfuzz"), "scan", *scan_args, *srcs, "--out", out],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode not in (0, 1) or not os.path.isfile(os.path.join(out, "report.json")):
-        raise UsageError(f"certify: --profile-from: the scan failed: {(p.stderr or p.stdout).strip()[-2000:]}")
+        raise UsageError(f"--profile-from: the scan failed: {(p.stderr or p.stdout).strip()[-2000:]}")
     return load(os.path.join(out, "report.json"), functions)
 
 
