@@ -116,8 +116,9 @@ def _musl_cache() -> str | None:
 
 def _run_build(env: dict, log: pathlib.Path, script: pathlib.Path = BUILD_SH) -> None:
     with open(log, "w") as lf:
+        # a bound for a hung build, with room for a loaded 2-core machine (two builds at once)
         r = subprocess.run(["bash", str(script)], env=env, stdout=lf,
-                           stderr=subprocess.STDOUT, timeout=480)
+                           stderr=subprocess.STDOUT, timeout=1800)
     if r.returncode != 0:
         tail = "\n".join(log.read_text(errors="replace").splitlines()[-40:])
         pytest.fail(f"build.sh failed (rc={r.returncode}); last lines of {log}:\n{tail}",
