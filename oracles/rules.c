@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "scn/ref_printf.h"
 
@@ -471,13 +472,23 @@ static int nan_ok(const unsigned char *out, size_t len, int neg, char conv, long
 
 /* pspelling: the pointer's spelling (C17 7.21.6.1p8 (p): "in an
  * implementation-defined manner") laid out in its field: padded with spaces
- * to the width, on the right with '-'. With the 0 or # flag or a precision
- * the behaviour is undefined (p4, p6): any layout. */
-static int pointer_ok(const unsigned char *out, size_t len, long w, unsigned flags, int prec)
+ * to the width, on the right with '-'. The manner is the implementation's,
+ * the value is the argument's: a non-NULL pointer's spelling writes its
+ * hexadecimal digits (either case; a mutant printing "0" for 0x1 is no
+ * spelling). With the 0 or # flag or a precision the behaviour is undefined
+ * (p4, p6): any layout. */
+static int pointer_ok(const unsigned char *out, size_t len, long w, unsigned flags, int prec,
+                      const struct scn_arg *val)
 {
     size_t a, b;
     if (prec || (flags & (SCN_FL_ZERO | SCN_FL_HASH))) return len > 0;
-    return unpad(out, len, w, flags, &a, &b);
+    if (!unpad(out, len, w, flags, &a, &b)) return 0;
+    if (!val || val->type != SCN_ARG_PTR || val->is_null) return 1;
+    char hex[24];
+    size_t n = (size_t)snprintf(hex, sizeof hex, "%llx", val->v.u);
+    for (size_t i = a; i + n <= b; i++)
+        if (!strncasecmp((const char *)out + i, hex, n)) return 1;
+    return 0;
 }
 
 /* A decimal number: (neg) 0.d[0..n) x 10^e, d[0] != 0 (n == 0: zero); unit
@@ -886,7 +897,8 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
             int neg = val && (val->type == SCN_ARG_LDOUBLE ? signbit(val->v.ld) : signbit(val->v.d));
             ok = s && !s->invalid && k->ret_a >= 0 && k->ret_b >= 0 && k->oa && k->ob &&
                  (nan ? nan_ok(k->oa, k->la, neg, s->conv, w, fl) && nan_ok(k->ob, k->lb, neg, s->conv, w, fl)
-                      : pointer_ok(k->oa, k->la, w, fl, s->prec != -1) && pointer_ok(k->ob, k->lb, w, fl, s->prec != -1));
+                      : pointer_ok(k->oa, k->la, w, fl, s->prec != -1, val) &&
+                        pointer_ok(k->ob, k->lb, w, fl, s->prec != -1, val));
         } else ok = 0;
 #undef IS
         if (!ok) return 0;

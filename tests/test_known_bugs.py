@@ -257,6 +257,18 @@ def test_a_normalisation_takes_a_tie_to_even_only(rule_probe, a, want):
     assert rule_probe("a-normalisation", "%.1a", '"%.1a" double:0x1.08p+0', a, (8, "0x1.0p+0")) is want
 
 
+@pytest.mark.parametrize("spec,case,a,b,want", [
+    ("%p", '"%p" ptr:NULL', (1, "0"), (5, "(nil)"), True),          # musl's and glibc's NULL
+    ("%p", '"%p" ptr:0xab', (4, "0xab"), (4, "0XAB"), True),        # the value's digits, either case
+    ("%p", '"%p" ptr:0xab', (8, "0x0000ab"), (4, "0xab"), True),
+    # musl's pop_arg with the %p store deleted (mutation run): "0" is not 0xab's spelling
+    ("%p", '"%p" ptr:0xab', (1, "0"), (4, "0xab"), False),
+    ("%8p", '"%8p" ptr:0xab', (8, "    0xab"), (8, "0xab    "), False),  # the layout is not the spelling
+])
+def test_p_spelling_excuses_the_spelling_of_the_value_only(rule_probe, spec, case, a, b, want):
+    assert rule_probe("p-spelling", spec, case, a, b) is want
+
+
 def _impl_result(scn_conform, tmp_path, target, case, env=None):
     """scn-conform's result for `target` on one kind-impl corpus line whose
     expectation is the reference's output."""
