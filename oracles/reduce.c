@@ -131,6 +131,15 @@ static int pass_structure(struct red *R)
             if (!attempt(R)) break;
             progress = 1;
         }
+        /* then a character at a time off its end: a kernel %p's extension
+         * letters begin the literal after it, and "%pI6c." needs "I6c", which
+         * halving "I6c." never tries */
+        while (R->cur.it[i].len > 1) {
+            begin(R);
+            R->cand.it[i].len--;
+            if (!attempt(R)) break;
+            progress = 1;
+        }
     }
     return progress;
 }

@@ -111,6 +111,8 @@ static void test_passes(void)
         { "\"%s\" str:\"abcdefgh\"", output_has, "ab", "\"%s\" str:\"ab\"" },
         /* shorter literal text */
         { "\"abcdefghij\"", output_has, "a", "\"a\"" },
+        /* ... down to the character it needs, not only by halves ("%pI6c." keeps "I6c") */
+        { "\"abcdefghij\"", format_has, "abc", "\"abc\"" },
     };
     for (size_t i = 0; i < sizeof rc / sizeof rc[0]; i++) {
         parse(rc[i].in);
