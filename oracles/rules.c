@@ -682,33 +682,6 @@ static int digits_only(const unsigned char *oa, size_t la, const unsigned char *
     return digits_faithful(oa, la, v, ld, &exact) && digits_faithful(ob, lb, v, ld, &exact);
 }
 
-/* fraczeros: one output is the other with the zeros after the point of a
- * style e result dropped ("1.e+03" for "1.00e+03": %#g's carry into style
- * e), the padding spaces aside. */
-static int frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
-{
-    while (la && *oa == ' ') oa++, la--;
-    while (la && oa[la - 1] == ' ') la--;
-    while (lb && *ob == ' ') ob++, lb--;
-    while (lb && ob[lb - 1] == ' ') lb--;
-    if (la < lb) {
-        const unsigned char *t = oa;
-        oa = ob;
-        ob = t;
-        size_t tl = la;
-        la = lb;
-        lb = tl;
-    }
-    /* oa: [sign] d . 0...0 e..., ob: the same without the zeros */
-    size_t i = 0;
-    if (i < la && (oa[i] == '-' || oa[i] == '+')) i++;
-    if (i + 2 >= la || oa[i] < '1' || oa[i] > '9' || oa[i + 1] != '.') return 0;
-    size_t z = i + 2, e = z;
-    while (e < la && oa[e] == '0') e++;
-    if (e == z || e == la || (oa[e] | 32) != 'e') return 0;
-    return lb == la - (e - z) && !memcmp(ob, oa, z) && !memcmp(ob + z, oa + e, la - e);
-}
-
 /* The sign an output writes (0: none) and its magnitude: [a, b) without
  * the padding spaces, the sign and the zeros padding before the digits. */
 static char sign_of(const unsigned char *o, size_t l, size_t *a, size_t *b)
@@ -720,6 +693,34 @@ static char sign_of(const unsigned char *o, size_t l, size_t *a, size_t *b)
     char sign = *a < *b && (o[*a] == '-' || o[*a] == '+') ? (char)o[(*a)++] : 0;
     while (*b - *a > 1 && o[*a] == '0' && o[*a + 1] >= '0' && o[*a + 1] <= '9') ++*a;
     return sign;
+}
+
+/* fraczeros: one output is the other with the zeros after the point of a
+ * style e result dropped ("1.e+03" for "1.00e+03": %#g's carry into style
+ * e), with the same sign. Padding aside (spaces, or the 0 flag's zeros:
+ * "01.E+02" for "1.0E+02" at width 7), but then both fill the same field:
+ * a padding bug besides the carry is not this one. */
+static int frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
+{
+    size_t a0, a1, b0, b1;
+    char sa = sign_of(oa, la, &a0, &a1), sb = sign_of(ob, lb, &b0, &b1);
+    int padded = a1 - a0 + (sa != 0) < la || b1 - b0 + (sb != 0) < lb;
+    if (sa != sb || (padded && la != lb)) return 0;
+    oa += a0, la = a1 - a0, ob += b0, lb = b1 - b0;
+    if (la < lb) {
+        const unsigned char *t = oa;
+        oa = ob;
+        ob = t;
+        size_t tl = la;
+        la = lb;
+        lb = tl;
+    }
+    /* oa: d . 0...0 e..., ob: the same without the zeros */
+    if (2 >= la || oa[0] < '1' || oa[0] > '9' || oa[1] != '.') return 0;
+    size_t z = 2, e = z;
+    while (e < la && oa[e] == '0') e++;
+    if (e == z || e == la || (oa[e] | 32) != 'e') return 0;
+    return lb == la - (e - z) && !memcmp(ob, oa, z) && !memcmp(ob + z, oa + e, la - e);
 }
 
 /* signdropped: one output writes the other's negative value without its

@@ -597,6 +597,12 @@ static void test_digitsonly_fraczeros_signdropped(void)
         { NULL, "0000.00000", "   0.00000", 0 }, /* the zero padding: another bug */
         { NULL, "1.50e+03", "1.5e+03", 0 },
         { NULL, "1.00e+03", "1.e+04", 0 },
+        /* the 0 flag's padding, both filling the field (glibc's "%#07.2G" of 99.99) */
+        { NULL, "1.0E+02", "01.E+02", 1 },
+        { NULL, "+01.0E+02", "+001.E+02", 1 },
+        { NULL, "001.0E+02", "1.E+02", 0 },   /* a padding bug besides the carry */
+        { NULL, "  1.0E+02", "1.E+02", 0 },
+        { NULL, "-1.0E+02", "01.E+02", 0 },   /* the sign lost */
     };
     check_output_term("fraczeros", "\"%#.3g\" double:0x1.f3cp+9", fz, sizeof fz / sizeof fz[0]);
 
