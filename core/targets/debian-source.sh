@@ -45,3 +45,13 @@ private_apt() {
     # shellcheck disable=SC2086
     apt-get -q $aptopts update > "$1/apt-update-$2.log" 2>&1
 }
+
+# source_found NAME SRC VERSION PROBE: the unpacked tree SRC has PROBE; records
+# it for the build (OUT/NAME-src.path, OUT/NAME-src.version; $out is the
+# caller's OUTDIR) and prints the OK line the CMake side reads.
+source_found() {
+    [ -f "$2/$4" ] || { echo "FAIL $2 has no $4" >&2; exit 1; }
+    echo "$2" > "$out/$1-src.path"
+    echo "$3" > "$out/$1-src.version"
+    echo "OK $2 $3"
+}

@@ -68,8 +68,4 @@ fi
 dsc=$(ls "$work"/musl_*.dsc | head -n1)
 ver=$(awk '/^Version:/ { print $2; exit }' "$dsc")
 src=$(ls -d "$work"/musl-*/ | head -n1)
-src=${src%/}
-[ -f "$src/src/stdio/vfprintf.c" ] || { echo "FAIL extracted tree has no src/stdio/vfprintf.c" >&2; exit 1; }
-echo "$src" > "$out/musl-src.path"
-echo "$ver" > "$out/musl-src.version"
-echo "OK $src $ver"
+source_found musl "${src%/}" "$ver" src/stdio/vfprintf.c

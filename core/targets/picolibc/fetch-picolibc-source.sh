@@ -37,11 +37,7 @@ unpack() {
     work=$(dirname "$1")
     tar -xf "$1" -C "$work"
     src=$(ls -d "$work"/picolibc-*/ | head -n1)
-    src=${src%/}
-    [ -f "$src/$probe" ] || { echo "FAIL $1 has no $probe" >&2; exit 1; }
-    echo "$src" > "$out/picolibc-src.path"
-    echo "$2" > "$out/picolibc-src.version"
-    echo "OK $src $2"
+    source_found picolibc "${src%/}" "$2" "$probe"
 }
 
 # The machine's source cache (../source-cache.sh): the tarball another build
