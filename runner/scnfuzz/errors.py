@@ -25,3 +25,16 @@ def write_error(path, err, kept=""):
     why = getattr(err, "strerror", None) or str(err)
     return SetupError(f"cannot write {path}: {why}; what was written before is intact{kept}"
                       f" (free some space, then `./scnfuzz report DIR` rebuilds the report)")
+
+
+def read_json(path, what):
+    """The JSON value in the file path, or a UsageError naming what the user
+    gave (e.g. "--profile FILE"): the file unreadable, or not JSON."""
+    import json
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        raise UsageError(f"{what}: {e.strerror}") from None
+    except ValueError as e:
+        raise UsageError(f"{what}: not JSON ({e})") from None

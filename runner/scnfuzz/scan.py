@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from .errors import UsageError
+from .errors import UsageError, read_json
 
 PRELUDE_MIN_FILES = 16
 SOURCE_EXT = (".c",)
@@ -72,13 +72,7 @@ def _sources(paths):
 
 def _compile_commands(path):
     from .mutator import parse_flags
-    try:
-        with open(path) as f:
-            entries = json.load(f)
-    except OSError as e:
-        raise UsageError(f"scan: --compile-commands {path}: {e.strerror}") from None
-    except ValueError as e:
-        raise UsageError(f"scan: --compile-commands {path}: not JSON ({e})") from None
+    entries = read_json(path, f"scan: --compile-commands {path}")
     if not isinstance(entries, list):
         raise UsageError(f"scan: --compile-commands {path}: not a list of compile commands")
     out = {}

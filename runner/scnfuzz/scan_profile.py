@@ -19,13 +19,12 @@ Restricted:
 A failure names the call sites it reaches: those whose format uses every
 feature of its reduced case (else those that share the most of them).
 """
-import json
 import os
 import subprocess
 import sys
 
 from . import scan_format
-from .errors import UsageError
+from .errors import UsageError, read_json
 
 NOT_LITERAL = "(format not a literal)"
 FLOAT_CONVS = {"%a", "%A", "%e", "%E", "%f", "%F", "%g", "%G"}
@@ -105,13 +104,7 @@ class Profile:
 def load(path, functions=None):
     """The profile in FILE; functions (names): only the call sites of those
     (as written or after macro expansion), which needs a report.json."""
-    try:
-        with open(path) as f:
-            d = json.load(f)
-    except OSError as e:
-        raise UsageError(f"--profile {path}: {e.strerror}") from None
-    except ValueError as e:
-        raise UsageError(f"--profile {path}: not JSON ({e})") from None
+    d = read_json(path, f"--profile {path}")
     if isinstance(d, dict) and isinstance(d.get("call_sites"), list):  # a scan's report.json
         feats, fmts, nonlit = {}, {}, []
         for c in d["call_sites"]:
