@@ -33,6 +33,12 @@
  * per candidate). --mutant-reach: after each unit, the mutation points it
  * reached (env SCN_MUTANT=-1), as a line {"reach":[ids],"file","line",
  * "target","us"} (us: the unit's microseconds), when it reached any.
+ * --mutant-server: mutants, one per stdin line "ID<TAB>BASELINE<TAB>FILE.tsv",
+ * each checked as --until-new BASELINE FILE.tsv with SCN_MUTANT=ID checks it,
+ * in a child forked from this process, which was started once: no mutant
+ * pays a process start (exec, the sanitizer's start, the targets' setup),
+ * and whatever a mutant changes dies with its child. After the child's
+ * lines, {"mutant_end":ID,"status":S} (S: its exit status, or -SIGNAL).
  *
  * For each corpus case (docs/CASE_FORMAT.md) and each selected target whose
  * dialect has an expectation (iso for ISO targets, kernel for kernel targets;
@@ -63,6 +69,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -79,7 +86,7 @@
 #include "spec.h"
 #include "target.h"
 
-static int fail_only, isolate = 1, mutant_reach;
+static int fail_only, isolate = 1, mutant_reach, mutant_server;
 static unsigned check_flags = SCN_CHECK_ALL_SIZES;
 static struct scn_oracle_ctx ctx;
 #define N (conform_sh->n) /* the counts, in shared memory (conform_isolate.h) */
@@ -519,6 +526,7 @@ static void usage(void)
                     "                   [--no-catch]\n"
                     "                   [--call-limit SECONDS] [--no-isolate] [--until-new BASELINE]\n"
                     "                   [--mutant-reach] FILE.tsv[:LINE]...\n"
+                    "       scn-conform [--target NAME]... --mutant-server < 'ID<TAB>BASELINE<TAB>FILE.tsv' lines\n"
                     "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
                     "       scn-conform --list-targets\n"
                     "       scn-conform --features < CASES\n");
@@ -629,6 +637,66 @@ static void print_summary(double secs, int executor)
     printf("}}\n");
 }
 
+/* The corpus files given: validated, checked (isolated unless --no-isolate),
+ * the summary printed; the exit code. */
+static int check_files(double call_limit, int executor)
+{
+    struct scn_corpus_entry *e = entry = malloc(sizeof *e);
+    if (!e) return 3;
+    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 0, i, e);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (isolate) conform_isolate_run(check_corpus, on_death, call_limit);
+    else check_corpus();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    print_summary((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, executor);
+    free(e);
+    if (new_failure) return *new_failure;
+    return (N.fail || N.error) ? 1 : 0;
+}
+
+/* --mutant-server: one mutant per stdin line, each in a child of this process
+ * (the counters and the --until-new state are the child's own) */
+static int serve_mutants(double call_limit)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) >= 0) {
+        if (n && line[n - 1] == '\n') line[--n] = 0;
+        char *end, *tab1 = strchr(line, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+        long id = strtol(line, &end, 10);
+        if (!tab2 || end != tab1 || id < 0 || id >= SCN_MUTANT_MAX) {
+            fprintf(stderr, "scn-conform: --mutant-server: not 'ID<TAB>BASELINE<TAB>FILE.tsv': %s\n", line);
+            return 2;
+        }
+        *tab1 = *tab2 = 0;
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid < 0) {
+            perror("scn-conform: fork");
+            return 3;
+        }
+        if (pid == 0) {
+            scn_mutant = (int)id;
+            if (conform_isolate_init()) _exit(3);
+            load_baseline(tab1 + 1);
+            files[0] = tab2 + 1;
+            nfiles = 1;
+            int rc = check_files(call_limit, 0);
+            fflush(stdout);
+            _exit(rc);
+        }
+        int st;
+        while (waitpid(pid, &st, 0) < 0)
+            if (errno != EINTR) return 3;
+        printf("{\"mutant_end\":%ld,\"status\":%d}\n", id, WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st));
+        fflush(stdout);
+    }
+    free(line);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     double call_limit = 1;
@@ -672,6 +740,8 @@ int main(int argc, char **argv)
             isolate = 0;
         } else if (!strcmp(a, "--mutant-reach")) {
             mutant_reach = 1;
+        } else if (!strcmp(a, "--mutant-server")) {
+            mutant_server = 1;
         } else if (!strcmp(a, "--until-new")) {
             if (++i >= argc) usage();
             load_baseline(argv[i]);
@@ -720,18 +790,9 @@ int main(int argc, char **argv)
     }
     if (exec_path) scn_executor_stop(); /* started to check it starts; each worker starts its own */
     if (case_text) return one_case(case_text, call_limit);
+    if (mutant_server) return serve_mutants(call_limit);
     if (!nfiles) usage();
-    struct scn_corpus_entry *e = entry = malloc(sizeof *e);
-    if (!e) return 3;
-    for (size_t i = 0; i < nfiles; i++) do_file(files[i], 0, i, e);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (isolate) conform_isolate_run(check_corpus, on_death, call_limit);
-    else check_corpus();
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    print_summary((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9, exec_path != NULL);
-    free(e);
+    int rc = check_files(call_limit, exec_path != NULL);
     scn_oracle_fini(&ctx);
-    if (new_failure) return *new_failure;
-    return (N.fail || N.error) ? 1 : 0;
+    return rc;
 }

@@ -286,6 +286,8 @@ def run_mutants(args):
         except (SetupError, mutate_run.Cancelled, mutate_run.BaselineError):
             if not s.interrupted:  # (a stage's process killed by the Ctrl-C: the report of what was done)
                 raise
+        from .mutate_pipeline import cpu_seconds
+        pipe.phases["cpu_s"] = cpu_seconds()  # the whole run's, user + system, its processes' included
         pipe.prog.done(f"{'interrupted' if s.interrupted else 'done'} after {_dur(time.monotonic() - s.t0)}")
         model = mutate_report.model(s.subject, rel, root, mutants, pipe.status, pipe.outcomes, original, pipe.cs,
                                     pipe.phases, args, s.interrupted, time.monotonic() - s.t0, pipe.tce_scope)

@@ -96,22 +96,23 @@ class MutationBuild:
 
     # ---- the tree
     def sync_tree(self):
-        """The tree as git's index has it (git ls-files: what is tracked, as
-        staged; neither untracked files nor unstaged edits), copied into src/;
+        """The tree as the last commit has it (git ls-tree HEAD: neither the
+        index nor the work tree, which in a checkout shared by several people
+        hold their work in progress, half of a split file staged), copied into src/;
         a file is written only when its blob changed (its mtime otherwise
         kept, so that ninja rebuilds only what changed). A file under mutation
         in the copy (impl/) has its pristine copy updated instead."""
         try:
-            out = subprocess.run(["git", "ls-files", "-s", "-z"], cwd=ROOT, capture_output=True,
+            out = subprocess.run(["git", "ls-tree", "-r", "-z", "HEAD"], cwd=ROOT, capture_output=True,
                                  check=True).stdout
         except (OSError, subprocess.CalledProcessError) as e:
-            raise SetupError(f"git ls-files failed in {ROOT}: {e}") from None
+            raise SetupError(f"git ls-tree failed in {ROOT}: {e}") from None
         want = {}
         for ent in out.decode("utf-8", "surrogateescape").split("\0"):
             if not ent:
                 continue
             meta, _, name = ent.partition("\t")
-            mode, blob, _stage = meta.split()
+            mode, _type, blob = meta.split()
             if mode in ("100644", "100755"):
                 want[name] = (blob, mode)
         self.src.mkdir(parents=True, exist_ok=True)

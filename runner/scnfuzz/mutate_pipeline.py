@@ -4,6 +4,7 @@ ETA) every second; `scnfuzz mutate` (mutate.py) runs it and reports on it."""
 import collections
 import concurrent.futures
 import os
+import resource
 import threading
 import time
 
@@ -35,6 +36,13 @@ class Tally:
             return (f"{what} {self.done}/{self.total}, killed {c.get('killed', 0)}, survived "
                     f"{c.get('survived', 0)}" + (f", errors {c['error']}" if c.get("error") else "")
                     + (f", ETA {_dur(eta)}" if eta is not None else ""))
+
+
+def cpu_seconds():
+    """User + system CPU seconds of this process and of its children that
+    have ended (the stages' processes): what a run costs whatever the load."""
+    me, ch = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + ch.ru_utime + ch.ru_stime
 
 
 def _dur(s):
@@ -130,7 +138,11 @@ class Pipeline:
         self.phases["baseline_s"] = time.monotonic() - t
         if s.interrupted:
             return
-        survivors = self._conform(cand)
+        self.cs.serve(dict(os.environ))
+        try:
+            survivors = self._conform(cand)
+        finally:
+            self.cs.close()
         if survivors and not s.interrupted and self.tce_scope is None:
             self._tce(survivors, "the mutants the corpus did not kill")
             survivors = [m for m in survivors if self.status[m.id][0] == "live"]
@@ -168,7 +180,7 @@ class Pipeline:
 
     def _conform(self, cand):
         s, cs = self.s, self.cs
-        t = time.monotonic()
+        t, cpu = time.monotonic(), cpu_seconds()
 
         def one(m):
             units = cs.reach.get(m.id, set())
@@ -179,6 +191,8 @@ class Pipeline:
             return o
         self.outcomes = _parallel(cand, one, s.args.jobs, Tally(len(cand)), "conformance", self.prog, s.stopper)
         self.phases["conform_s"] = time.monotonic() - t
+        self.cs.close()  # (its servers' CPU is counted once they have ended)
+        self.phases["conform_cpu_s"] = cpu_seconds() - cpu
         return [m for m in cand if self.outcomes[m].status == "survived"]
 
     def _fuzz(self, survivors):

@@ -17,7 +17,9 @@ import collections
 import dataclasses
 import json
 import pathlib
+import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -159,6 +161,38 @@ class ConformStage:
         self.lock = threading.Lock()
         self.baseline_seconds = 0.0
         self.baseline_results = 0
+        self.server_env = None                    # serve(): the mutants' scn-conform processes
+        self.local = threading.local()
+        self.servers = []
+
+    def serve(self, env):
+        """From now on, a run whose env is env but for SCN_MUTANT goes to a
+        scn-conform --mutant-server of its thread (started once, env), which
+        checks each mutant in a child forked from it: no mutant pays the
+        start of a process. close() ends them."""
+        self.server_env = {k: v for k, v in env.items() if k != "SCN_MUTANT"}
+
+    def _server(self, env):
+        if self.server_env is None or {k: v for k, v in env.items() if k != "SCN_MUTANT"} != self.server_env:
+            return None
+        if not re.fullmatch(r"[0-9]+", env.get("SCN_MUTANT", "")):
+            return None
+        srv = getattr(self.local, "server", None)
+        if srv is None or srv.dead:
+            with self.lock:
+                n = len(self.servers)
+            srv = MutantServer(self._cmd(), dict(self.server_env, SCN_MUTANT="0"), self.stopper,
+                               self.work / "conform" / f"server-{n}.stderr")
+            self.local.server = srv
+            with self.lock:
+                self.servers.append(srv)
+        return srv
+
+    def close(self):
+        with self.lock:
+            servers, self.servers = self.servers, []
+        for srv in servers:
+            srv.close()
 
     def _cmd(self, *extra):
         cmd = [self.conform, "--fail-only"]
@@ -248,7 +282,11 @@ class ConformStage:
                     kf.write(f"{sub}:{i}\t{t}\t{o}\n")
         cmd = self._cmd("--until-new", str(keys), str(sub))
         try:
-            rc, out, err = _communicate(self.stopper, cmd, env, timeout=1800, cwd=ROOT)
+            srv = self._server(env)
+            if srv:
+                rc, out, err = srv.check(env["SCN_MUTANT"], keys, sub, timeout=1800)
+            else:
+                rc, out, err = _communicate(self.stopper, cmd, env, timeout=1800, cwd=ROOT)
         finally:
             for p in (sub, keys):
                 try:
@@ -289,6 +327,79 @@ class ConformStage:
 
 class BaselineError(Exception):
     pass
+
+
+class MutantServer:
+    """One scn-conform --mutant-server: a line "ID<TAB>BASELINE<TAB>FILE.tsv"
+    per mutant in, the child's lines and {"mutant_end":ID,"status":S} out."""
+
+    def __init__(self, cmd, env, stopper, errpath):
+        errpath.parent.mkdir(parents=True, exist_ok=True)
+        self.err = open(errpath, "w+b")
+        self.stopper = stopper
+        self.p = stopper.popen(cmd + ["--mutant-server"], env=env, stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=self.err, cwd=ROOT)
+        self.buf = b""
+        self.dead = False
+
+    def check(self, mutant, keys, sub, timeout):
+        """(status, stdout, stderr) as _communicate gives them: status None
+        when the mutant's run did not end within timeout s or the server died
+        (it is then killed, and the next check starts another)."""
+        err_at = self.err.seek(0, os.SEEK_END)
+        lines = []
+        try:
+            self.p.stdin.write(f"{mutant}\t{keys}\t{sub}\n".encode())
+            self.p.stdin.flush()
+        except OSError:
+            return self._lost(lines, err_at)
+        deadline = time.monotonic() + timeout
+        fd = self.p.stdout.fileno()
+        while True:
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                if line.startswith(b'{"mutant_end":'):
+                    return json.loads(line)["status"], b"\n".join(lines), self._err(err_at)
+                lines.append(line)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return self._lost(lines, err_at)
+            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+            if self.stopper.stopped:
+                raise Cancelled()
+            if ready:
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    return self._lost(lines, err_at)
+                self.buf += chunk
+
+    def _err(self, at):
+        self.err.seek(at)
+        return self.err.read()
+
+    def _lost(self, lines, err_at):
+        self.kill()
+        if self.stopper.stopped:
+            raise Cancelled()
+        return None, b"\n".join(lines), self._err(err_at)
+
+    def kill(self):
+        self.dead = True
+        children.kill_group(self.p)
+        self.p.wait()
+        self.stopper.forget(self.p)
+
+    def close(self):
+        if self.dead:
+            return
+        try:
+            self.p.stdin.close()
+            self.p.wait(timeout=30)
+            self.dead = True
+            self.stopper.forget(self.p)
+        except (OSError, subprocess.TimeoutExpired):
+            self.kill()
+        self.err.close()
 
 
 HANG_RETRIES = 3   # hangs of one mutant not confirmed before its corpus run counts as done
