@@ -30,7 +30,11 @@ int scn_die_with_parent(int sig, pid_t parent)
 void scn_limit_memory(unsigned long mb)
 {
     if (!mb) return;
-    struct rlimit rl = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
+    rlim_t want = (rlim_t)mb << 20;
+    struct rlimit cur;
+    /* under a lower hard limit already: keep that one (raising it fails) */
+    if (!getrlimit(RLIMIT_AS, &cur) && cur.rlim_max != RLIM_INFINITY && cur.rlim_max < want) want = cur.rlim_max;
+    struct rlimit rl = { want, want };
     setrlimit(RLIMIT_AS, &rl);
 }
 

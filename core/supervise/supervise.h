@@ -6,7 +6,8 @@
  * it: the executor target (core/targets/executor.c), scn-replay's cases
  * (fuzz/replay.c), scn-conform's worker and reductions
  * (programs/conform_isolate.c) and scn-certify's workers and probes
- * (programs/certify/cert_supervisor.c).
+ * (programs/certify/cert_supervisor.c), and scn-launch (launch.c), through
+ * which the Python runner starts every child.
  *
  * Base layer: it knows no case and no target; a reducer's "still dies"
  * predicate passes its case through the function's argument.

@@ -51,8 +51,8 @@ def _run_progress(cmd, what, log):
         lf.write(("$ " + " ".join(cmd) + "\n").encode())
         # the build dies with scnfuzz (no compiler left running after a Ctrl-C or a kill);
         # no memory or time limit: a build is not the code under test
-        p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             preexec_fn=children.preexec(mem=0, sig=signal.SIGTERM))
+        p = subprocess.Popen(children.launch_argv(cmd, sig=signal.SIGTERM), cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
         last_shown = -1
         for raw in p.stdout:
             lf.write(raw)

@@ -54,10 +54,6 @@ def choose_fuzzer(args):
     return "fuzz_kernel_diff" if args.dialect == "kernel" else "fuzz_iso_diff"
 
 
-# libFuzzer's own limits (-rss_limit_mb, -timeout) bound a worker's memory and
-# each input's time; the parent-death signal is SIGTERM, on which it ends cleanly
-_die_with_parent = children.preexec(mem=0, sig=signal.SIGTERM)
-
 # The C side's set-up errors (a broken allowances or known-bugs table, a
 # finding it cannot write, no memory for the guard pages) are one line
 # "scnfuzz: ..." on stderr and exit 2, which libFuzzer turns into a crash.
@@ -293,9 +289,11 @@ class Job:
         self.log.write((" ".join(cmd) + "\n").encode())
         self.log.flush()
         self.log_start = self.log.tell()  # this incarnation's output starts here
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL if engine != "afl" else self.log,
-                                     stderr=subprocess.PIPE, env=env, start_new_session=True,
-                                     preexec_fn=_die_with_parent)
+        # libFuzzer's own limits (-rss_limit_mb, -timeout) bound a worker's memory and
+        # each input's time; the parent-death signal is SIGTERM, on which it ends cleanly
+        self.proc = subprocess.Popen(children.launch_argv(cmd, sig=signal.SIGTERM),
+                                     stdout=subprocess.DEVNULL if engine != "afl" else self.log,
+                                     stderr=subprocess.PIPE, env=env, start_new_session=True)
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
 

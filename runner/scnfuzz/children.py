@@ -1,9 +1,12 @@
 """Every child process of scnfuzz dies with it and runs under limits.
 
-- Parent death: PR_SET_PDEATHSIG, so that a child gets a signal when scnfuzz
-  dies, even by SIGKILL (no orphan at 100% CPU with parent 1). The child
-  checks right after setting it that its parent is still the one that
-  started it (the parent may have died between fork and prctl).
+Each child is started through scn-launch (core/supervise/launch.c), the one
+supervisor's program: it arms the parent-death signal (so that a child gets
+a signal when scnfuzz dies, even by SIGKILL: no orphan at 100% CPU with
+parent 1), turns core files off and sets the memory limit, then execs the
+command. The runner arms nothing itself: the supervisor's C code is the one
+place that does. scn-launch is compiled on first use into build/tools/ (a
+file of its sources' hash), before any CMake build, which runs under it too.
 - Memory: RLIMIT_AS of MEM_MB; a sanitizer build reserves terabytes of
   address space for its shadow and cannot run under RLIMIT_AS, so there the
   sanitizer allocator's own limits stand in (ASAN_OPTIONS
@@ -16,15 +19,16 @@
 
 SCN_CHILD_MEM_MB overrides the memory limit (MiB; 0: none).
 """
-import ctypes
+import hashlib
 import os
-import resource
+import pathlib
+import shutil
 import signal
 import subprocess
 
 from .errors import SetupError, UsageError
+from .tree import ROOT
 
-PR_SET_PDEATHSIG = 1
 DEFAULT_MEM_MB = 1024
 
 
@@ -36,10 +40,54 @@ def mem_mb():
         raise UsageError(f"SCN_CHILD_MEM_MB={v!r}: not a number of MiB") from None
 
 
-try:  # looked up here, not in the child: dlopen between fork and exec can deadlock
-    _prctl = ctypes.CDLL(None, use_errno=True).prctl
-except (OSError, AttributeError):
-    _prctl = None
+LAUNCH_SOURCES = ("core/supervise/launch.c", "core/supervise/supervise.c", "core/supervise/supervise.h")
+_launcher = None
+
+
+def launcher():
+    """The path of scn-launch, compiled with the system's C compiler the first
+    time (an atomic rename: concurrent runners each get a whole file)."""
+    global _launcher
+    if _launcher is not None:
+        return _launcher
+    h = hashlib.sha256()
+    for rel in LAUNCH_SOURCES:
+        h.update((ROOT / rel).read_bytes())
+    exe = ROOT / "build" / "tools" / f"scn-launch-{h.hexdigest()[:12]}"
+    if not exe.is_file():
+        exe.parent.mkdir(parents=True, exist_ok=True)
+        tmp = exe.with_name(f"{exe.name}.{os.getpid()}.tmp")
+        cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+        if not cc:
+            raise SetupError("no C compiler (cc) to build scn-launch: apt-get install gcc")
+        sup = ROOT / "core" / "supervise"
+        p = subprocess.run([cc, "-O2", "-std=gnu11", f"-I{sup}", str(sup / "launch.c"), str(sup / "supervise.c"),
+                            "-o", str(tmp)], capture_output=True, text=True)
+        if p.returncode:
+            raise SetupError(f"building scn-launch failed:\n{p.stderr.strip()}")
+        os.replace(tmp, exe)
+    _launcher = exe
+    return exe
+
+
+def launch_argv(cmd, *, sig=signal.SIGKILL, mem=0):
+    """cmd started through scn-launch: dies with this process (signal sig),
+    no core files, RLIMIT_AS of mem MiB when mem."""
+    return [str(launcher()), str(os.getpid()), str(int(sig)), str(int(mem or 0)), "--", *map(str, cmd)]
+
+
+def _check_command(binary, cwd):
+    """The errors Popen would raise for the command itself (scn-launch would
+    only exit 127), said as a set-up error."""
+    if "/" in binary:
+        path = pathlib.Path(cwd or ".") / binary
+        if not path.is_file():
+            raise SetupError(f"{binary}: command not found")
+        if not os.access(path, os.X_OK):
+            raise SetupError(f"{binary}: not executable")
+    elif shutil.which(binary) is None:
+        raise SetupError(f"{binary}: command not found")
+
 
 _sanitized = {}
 
@@ -59,26 +107,6 @@ def sanitized(path):
         except OSError:
             _sanitized[key] = False
     return _sanitized[key]
-
-
-def preexec(mem=None, sig=signal.SIGKILL):
-    """A preexec_fn: dies with the calling process (signal sig), no core
-    files, and RLIMIT_AS of mem MiB when mem."""
-    parent = os.getpid()
-
-    def fn():
-        if _prctl is not None:
-            _prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl: nobody to signal us
-            os.kill(os.getpid(), sig)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if mem:
-            soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-            lim = mem << 20
-            if hard != resource.RLIM_INFINITY:
-                lim = min(lim, hard)
-            resource.setrlimit(resource.RLIMIT_AS, (lim, hard))
-    return fn
 
 
 def limited_env(binary, env=None, mem=None):
@@ -103,12 +131,8 @@ def popen(cmd, *, env=None, mem=True, sig=signal.SIGKILL, **kw):
     use_rlimit = m and not sanitized(binary)
     env = limited_env(binary, env, m) if m else env
     kw.setdefault("start_new_session", True)
-    try:
-        return subprocess.Popen(cmd, env=env, preexec_fn=preexec(m if use_rlimit else 0, sig), **kw)
-    except FileNotFoundError:
-        raise SetupError(f"{binary}: command not found") from None
-    except PermissionError:
-        raise SetupError(f"{binary}: not executable") from None
+    _check_command(binary, kw.get("cwd"))
+    return subprocess.Popen(launch_argv(cmd, sig=sig, mem=m if use_rlimit else 0), env=env, **kw)
 
 
 def kill_group(p, sig=signal.SIGKILL):

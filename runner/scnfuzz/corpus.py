@@ -86,8 +86,8 @@ def _run_logged(cmd, env, what):
         log.write(("$ " + " ".join(map(str, cmd)) + "\n").encode())
         log.flush()
         # dies with scnfuzz; libFuzzer's -rss_limit_mb and -timeout bound it (children.py)
-        p = subprocess.run([str(c) for c in cmd], stdout=log, stderr=subprocess.STDOUT, env=env, cwd=build.ROOT,
-                           preexec_fn=children.preexec(mem=0, sig=signal.SIGTERM))
+        p = subprocess.run(children.launch_argv(cmd, sig=signal.SIGTERM), stdout=log, stderr=subprocess.STDOUT,
+                           env=env, cwd=build.ROOT)
     if p.returncode != 0:
         raise SetupError(f"{what} failed (exit {p.returncode}; log: {shown_path(LOG)})")
 

@@ -191,8 +191,8 @@ class Matrix:
             lf.write(("$ " + " ".join(cmd) + "\n").encode())
             lf.flush()
             # its own session: Ctrl-C is forwarded once, by us (the child then writes its report)
-            p = subprocess.Popen(cmd, stdout=lf, stderr=lf, env=env, cwd=ROOT, start_new_session=True,
-                                 preexec_fn=children.preexec(mem=0, sig=signal.SIGTERM))
+            p = subprocess.Popen(children.launch_argv(cmd, sig=signal.SIGTERM), stdout=lf, stderr=lf, env=env,
+                                 cwd=ROOT, start_new_session=True)
             with self.lock:
                 self.procs[name] = p
             rc = p.wait()
