@@ -133,11 +133,14 @@ def _build_wrong_n_executor(tmp_path):
     subprocess.run(["musl-gcc", "-std=c99", "-O1", "-w", "-c", "-nostdinc", "-D_XOPEN_SOURCE=700", *inc,
                     "vfprintf.c", "-o", "vfprintf.o"], cwd=tmp_path, check=True)
     exe, case = REPO / "programs/exec", REPO / "core/case"
+    import sys
+    sys.path.insert(0, str(REPO / "runner"))
+    from scnfuzz import anylibc  # the case model's files every executor compiles (core/case/sources.cmake)
     # the executor as core/targets/musl/CMakeLists.txt builds scn-musl-exec, with this vfprintf
     subprocess.run(["musl-gcc", "-std=gnu11", "-O2", "-static", '-DSCN_EXEC_NAME="musl"',
                     '-DSCN_EXEC_VERSION="musl with a wrong %n"', f"-I{case}", f"-I{REPO}/core/targets",
                     "-include", str(exe / "compat/scn_strtod.h"), "-Dstrtod=scn_strtod", "-Dstrtold=scn_strtold",
-                    str(exe / "scn_exec.c"), str(case / "case.c"), str(exe / "compat/scn_strtod.c"), "vfprintf.o",
+                    str(exe / "scn_exec.c"), *map(str, anylibc.CASE_SRC), str(exe / "compat/scn_strtod.c"), "vfprintf.o",
                     "-o", "musl-wrong-n"], cwd=tmp_path, check=True)
     return tmp_path / "musl-wrong-n"
 

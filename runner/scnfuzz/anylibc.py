@@ -27,7 +27,9 @@ from .runs import Run, utc_iso
 ROOT = build.ROOT
 EXEC_SRC = ROOT / "programs" / "exec" / "scn_exec.c"
 COMPAT = ROOT / "programs" / "exec" / "compat"
-CASE_SRC = ROOT / "core" / "case" / "case.c"
+# the case model without the decoder: core/case/sources.cmake's SCN_CASE_MODEL_NAMES
+CASE_SRC = [ROOT / "core/case" / n for n in re.search(r"set\(SCN_CASE_MODEL_NAMES ([^)]*)\)",
+                                                      (ROOT / "core/case/sources.cmake").read_text()).group(1).split()]
 UNSUPPORTED_FRAC = 0.9
 COMPILE_TIMEOUT = 600  # seconds per compiler run
 
@@ -56,9 +58,9 @@ def build_executor(cc, name=None, outdir=None):
     drv = os.path.basename(argv[0])
     name = name or {"musl-gcc": "musl", "diet": "dietlibc", "klcc": "klibc", "gcc": "glibc", "cc": "glibc",
                     "clang": "glibc", "clang-14": "glibc"}.get(drv) or re.sub(r"[^A-Za-z0-9_.-]", "-", drv)
-    srcs = [EXEC_SRC, CASE_SRC, COMPAT / "scn_strtod.c"]
+    srcs = [EXEC_SRC, *CASE_SRC, COMPAT / "scn_strtod.c"]
     h = hashlib.sha256(cc.encode())
-    for p in srcs + [COMPAT / "scn_strtod.h", COMPAT / "wchar.h", ROOT / "core/case/case.h"]:
+    for p in srcs + [COMPAT / "scn_strtod.h", COMPAT / "wchar.h", *sorted((ROOT / "core/case").glob("*.h"))]:
         h.update(p.read_bytes())
     outdir = pathlib.Path(outdir or ROOT / "build" / "exec" / f"{name}-{h.hexdigest()[:12]}")
     outdir.mkdir(parents=True, exist_ok=True)

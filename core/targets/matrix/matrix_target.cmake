@@ -122,7 +122,9 @@ function(scn_matrix_executor name)
   set(exec_dir ${PROJECT_SOURCE_DIR}/programs/exec)
   set(case_dir ${PROJECT_SOURCE_DIR}/core/case)
   set(bin ${CMAKE_CURRENT_BINARY_DIR}/scn-${name}-exec)
-  set(sources ${exec_dir}/scn_exec.c ${case_dir}/case.c ${exec_dir}/compat/scn_strtod.c)
+  list(TRANSFORM SCN_CASE_MODEL_NAMES PREPEND ${case_dir}/ OUTPUT_VARIABLE case_sources)
+  list(TRANSFORM SCN_CASE_MODEL_HEADERS PREPEND ${case_dir}/ OUTPUT_VARIABLE case_headers)
+  set(sources ${exec_dir}/scn_exec.c ${case_sources} ${exec_dir}/compat/scn_strtod.c)
   add_custom_command(
     OUTPUT ${bin}
     COMMAND ${M_DRIVER} -std=gnu11 -O2 -g -Wall -Wextra -Werror -static
@@ -132,7 +134,7 @@ function(scn_matrix_executor name)
             # libc's strtod may have none, klibc has no strtod at all)
             -include ${exec_dir}/compat/scn_strtod.h -Dstrtod=scn_strtod -Dstrtold=scn_strtold
             ${sources} -o ${bin}
-    DEPENDS ${sources} ${exec_dir}/compat/scn_strtod.h ${case_dir}/case.h ${case_dir}/scn_base.h
+    DEPENDS ${sources} ${exec_dir}/compat/scn_strtod.h ${case_headers}
     COMMENT "${name}: ${M_DRIVER} -static programs/exec/scn_exec.c -> scn-${name}-exec"
     VERBATIM)
   add_custom_target(scn_${name}_exec ALL DEPENDS ${bin})

@@ -1,0 +1,208 @@
+/* The call: a case's arguments in a hand-built x86-64 SysV va_list (case.h,
+ * scn_case_call), the call pool of mem arguments' copies, the struct
+ * va_format of mem:VAF, the call watch, and the %n values a call stored. */
+#define _GNU_SOURCE
+#include "case.h"
+
+#include <string.h>
+
+/* The x86-64 System V va_list element (psABI 3.5.7). */
+struct sysv_va_tag {
+    unsigned int gp_offset;   /* 48 = all 6 general-purpose registers consumed */
+    unsigned int fp_offset;   /* 304 = 48 + 16 * 16: all 8 vector registers consumed */
+    void *overflow_arg_area;  /* the next stack argument */
+    void *reg_save_area;
+};
+_Static_assert(sizeof(va_list) == sizeof(struct sysv_va_tag), "x86-64 SysV va_list expected");
+_Static_assert(sizeof(wchar_t) == 4, "wstr arguments are arrays of 32-bit wchar_t");
+
+/* The call pool: where a call puts the copies of its mem arguments' bytes,
+ * each 16-byte aligned after a gap of at least 16 bytes (a copy takes at most
+ * its length + 31 bytes, the gaps included, and the lengths add up to at most
+ * the arena). Under ASan the whole pool is poisoned for each call that has mem
+ * arguments and only the copies are unpoisoned, so a read past the end of one
+ * (or before its start) is an ASan report ("use-after-poison") in the callee.
+ * The copies are not in the case's arena because whole cases are copied and
+ * compared (memcpy of the arena) where no poison may be, and a call abandoned
+ * by a fault (oracle.c's siglongjmp) would leave the poison behind; the pool
+ * is touched by nothing but scn_case_call_ctx. It is one for the process (no
+ * thread-local storage: case.c is also built against libcs without TLS, see
+ * runner/scnfuzz/anylibc.py), so calls with mem arguments are for one thread
+ * at a time. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SCN_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCN_ASAN 1
+#endif
+#endif
+#ifdef SCN_ASAN
+void __asan_poison_memory_region(void const volatile *addr, size_t size);
+void __asan_unpoison_memory_region(void const volatile *addr, size_t size);
+#define POISON(p, n) __asan_poison_memory_region((p), (n))
+#define UNPOISON(p, n) __asan_unpoison_memory_region((p), (n))
+#else
+#define POISON(p, n) ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+#define POOL_GAP 16
+static _Alignas(16) unsigned char call_pool[POOL_GAP + SCN_CASE_ARENA + SCN_CASE_MAX_ARGS * (2 * POOL_GAP)];
+
+/* The copy of a mem argument's bytes (a VAF's with its NUL) in the pool;
+ * *used: the pool bytes taken so far. */
+static uint64_t mem_copy(const struct scn_case *c, const struct scn_arg *a, size_t *used)
+{
+    size_t n = (size_t)a->len + a->is_vaf;
+    if (n > sizeof call_pool - POOL_GAP - *used) /* args sharing bytes (not built by case.c) */
+        return (uint64_t)(uintptr_t)(c->arena + a->off);
+    if (*used == 0) {
+        POISON(call_pool, sizeof call_pool);
+        *used = POOL_GAP;
+    }
+    unsigned char *p = call_pool + *used;
+    UNPOISON(p, n);
+    memcpy(p, c->arena + a->off, n);
+    *used = ((*used + n + 15) & ~(size_t)15) + POOL_GAP;
+    return (uint64_t)(uintptr_t)p;
+}
+
+/* mem:VAF: struct va_format as include/linux/printk.h declares it, one slot
+ * per argument index, and the zero words its va_list reads: a format of n
+ * bytes reads at most 2n/3 + 1 arguments ("%*d%*d..."), and n is at most the
+ * arena. The slots are rebuilt by every call (the kernel va_copy()s *va, but
+ * a callee that va_arg()s it in place must not change the next call); the
+ * zeros are only read (va_arg moves the va_list's pointer, not the words). */
+struct scn_va_format { const char *fmt; va_list *va; };
+static struct scn_va_format vaf_slot[SCN_CASE_MAX_ARGS];
+static va_list vaf_va[SCN_CASE_MAX_ARGS];
+static uint64_t vaf_zeros[SCN_CASE_ARENA * 2 / 3 + 16];
+
+/* The pointer a mem argument passes (argument i). */
+static uint64_t mem_pointer(const struct scn_case *c, size_t i, size_t *used)
+{
+    const struct scn_arg *a = &c->args[i];
+    if (a->is_null) return 0;
+    if (a->is_err) return (uint64_t)a->v.i; /* ERR_PTR(e): (void *)(long)e */
+    if (!a->is_vaf) return mem_copy(c, a, used);
+    return (uint64_t)(uintptr_t)scn_case_vaf_struct(i, (const char *)(uintptr_t)mem_copy(c, a, used));
+}
+
+void *scn_case_vaf_struct(size_t i, const char *fmt)
+{
+    struct sysv_va_tag tag = { 48, 304, vaf_zeros, vaf_zeros };
+    memcpy((void *)vaf_va[i], &tag, sizeof tag);
+    vaf_slot[i].fmt = fmt;
+    vaf_slot[i].va = &vaf_va[i];
+    return &vaf_slot[i];
+}
+
+/* The call watch (scn_case_watch_calls): a clock passed in, so that case.c
+ * needs nothing of the libc it is built against. */
+static volatile uint64_t *watch_since;
+static volatile size_t *watch_size;
+static uint64_t (*watch_now)(void);
+
+void scn_case_watch_calls(volatile uint64_t *since, volatile size_t *size, uint64_t (*now)(void))
+{
+    watch_now = now;
+    watch_size = size;
+    watch_since = now ? since : NULL;
+}
+
+struct direct_ctx { scn_vprintf_fn fn; };
+
+static int direct_tramp(void *ctx, char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return ((struct direct_ctx *)ctx)->fn(buf, size, fmt, ap);
+}
+
+int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size)
+{
+    struct direct_ctx d = { fn };
+    return scn_case_call_ctx(direct_tramp, &d, c, buf, size);
+}
+
+int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char *buf, size_t size)
+{
+    /* 2 slots per argument at most (long double) + alignment + zero tail */
+    _Alignas(16) uint64_t area[2 * SCN_CASE_MAX_ARGS + 10];
+    _Alignas(16) uint64_t regs[40]; /* a dummy register save area, never read */
+    size_t k = 0, pool_used = 0;
+    for (size_t i = 0; i < c->nargs; i++) {
+        const struct scn_arg *a = &c->args[i];
+        switch (a->type) {
+        case SCN_ARG_INT:
+            area[k++] = (uint64_t)(int64_t)(int)a->v.i;
+            break;
+        case SCN_ARG_LONG: case SCN_ARG_LLONG: case SCN_ARG_INTMAX: case SCN_ARG_SSIZE:
+        case SCN_ARG_PTRDIFF:
+            area[k++] = (uint64_t)a->v.i;
+            break;
+        case SCN_ARG_UINT: case SCN_ARG_WINT:
+            area[k++] = (uint32_t)a->v.u;
+            break;
+        case SCN_ARG_ULONG: case SCN_ARG_ULLONG: case SCN_ARG_UINTMAX: case SCN_ARG_SIZE:
+            area[k++] = a->v.u;
+            break;
+        case SCN_ARG_PTR:
+            area[k++] = a->is_null ? 0 : a->v.u;
+            break;
+        case SCN_ARG_DOUBLE:
+            memcpy(&area[k++], &a->v.d, 8);
+            break;
+        case SCN_ARG_LDOUBLE:
+            k = (k + 1) & ~(size_t)1; /* 16-byte aligned slot */
+            area[k] = area[k + 1] = 0;
+            memcpy(&area[k], &a->v.ld, 10);
+            k += 2;
+            break;
+        case SCN_ARG_STR: case SCN_ARG_WSTR:
+            area[k++] = a->is_null ? 0 : (uint64_t)(uintptr_t)(c->arena + a->off);
+            break;
+        case SCN_ARG_N:
+            memset(&c->nslot[i], 0, sizeof c->nslot[i]);
+            area[k++] = (uint64_t)(uintptr_t)&c->nslot[i];
+            break;
+        case SCN_ARG_MEM:
+            area[k++] = mem_pointer(c, i, &pool_used);
+            break;
+        }
+    }
+    for (size_t j = 0; j < 8; j++) area[k + j] = 0; /* a format reading too far gets zeros */
+    struct sysv_va_tag tag = { 48, 304, area, regs };
+    va_list ap;
+    memcpy((void *)ap, &tag, sizeof tag);
+    if (!watch_since) return fn(ctx, buf, size, c->fmt, ap);
+    if (watch_size) *watch_size = size;
+    *watch_since = watch_now();
+    int r = fn(ctx, buf, size, c->fmt, ap);
+    *watch_since = 0;
+    return r;
+}
+
+long long scn_case_n_value(const struct scn_case *c, size_t i)
+{
+    if (i >= c->nargs || c->args[i].type != SCN_ARG_N) return 0;
+    switch (c->args[i].ntype) {
+    case SCN_N_INT: return c->nslot[i].i;
+    case SCN_N_SCHAR: return c->nslot[i].hh;
+    case SCN_N_SHORT: return c->nslot[i].h;
+    case SCN_N_LONG: return c->nslot[i].l;
+    case SCN_N_LLONG: return c->nslot[i].ll;
+    case SCN_N_INTMAX: return (long long)c->nslot[i].j;
+    case SCN_N_SIZE: return (long long)c->nslot[i].z;
+    case SCN_N_PTRDIFF: return (long long)c->nslot[i].t;
+    }
+    return 0;
+}
+
+size_t scn_case_n_args(const struct scn_case *c, size_t *idx, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nargs; i++)
+        if (c->args[i].type == SCN_ARG_N) {
+            if (n < max) idx[n] = i;
+            n++;
+        }
+    return n;
+}
