@@ -56,9 +56,10 @@ def check_records(out):
 
 @pytest.fixture(scope="module", autouse=True)
 def project_objects():
-    """The project's objects are compiled once, so that the time bounds
-    measured below are those of the certification, not of that build."""
-    certify_mod.project_objects()
+    """The project's side of the driver (the CMake library scn_certify) is
+    built before, so that the time bounds measured below are those of the
+    certification, not of that build."""
+    certify_mod.driver_library()
 
 
 def certify(out, *args, env=None):
@@ -472,3 +473,56 @@ def test_target_usage_errors(tmp_path):
     assert "apr" in p.stderr  # those that have one are listed
     p, cert = certify(tmp_path / "c", "--kind", "vsnprintf")
     assert p.returncode == 2 and "--function, --kind and the code" in p.stderr
+
+
+# ---- the vendored lines no case reached (clang's source-based coverage)
+
+def test_lines_never_reached_are_listed_and_said_in_the_verdict(tmp_path):
+    """A correct function with a branch no case takes is certified, but its
+    verdict's first line says how many lines were never reached (never a
+    plain CERTIFIED), and the certificate lists them: the marked lines."""
+    src = SRC / "good_unreached.c"
+    marked = [i + 1 for i, line in enumerate(src.read_text().splitlines()) if "never reached" in line
+              and line.lstrip()[:1] not in ("/", "*")]
+    assert len(marked) == 4
+    # (the error category: a failing vsnprintf takes the function's error branch)
+    p, cert = certify(tmp_path, "--source", str(src), "--function", "good_unreached_scnprintf", "--kind", "scnprintf",
+                      "--dialect", "iso", "--time", "2", "--categories", "int.d,str,error")
+    assert p.returncode == 0, p.stdout + p.stderr[-3000:]
+    assert cert["verdict"] == "certified" and cert["reasons"] == []
+    lines = cert["lines"]
+    assert lines["measured"] and lines["never_reached"] == 4 and lines["reached"] == lines["lines"] - 4
+    (f,) = lines["files"]
+    assert f["path"] == str(src) and f["never_reached"] == marked
+    assert all("never reached" in f["text"][str(n)] for n in marked)
+    head = "CERTIFIED, 4 lines never reached"
+    assert cert["headline"] == head
+    assert f"good_unreached_scnprintf: {head}\n" in p.stdout
+    md = (tmp_path / "certificate.md").read_text()
+    assert f"**Verdict: {head}**" in md and "**Verdict: CERTIFIED**" not in md
+    assert f"{marked[0]}-{marked[-1]}" in md
+    assert head in (tmp_path / "certificate.html").read_text()
+
+
+def test_every_line_reached_is_a_plain_certified(good):
+    """good_scnprintf.c's every line runs (its error branch on an invalid
+    wide character): a plain CERTIFIED, the count measured."""
+    (p, cert), out = good
+    lines = cert["lines"]
+    assert lines["measured"] and lines["lines"] > 10 and lines["never_reached"] == 0
+    assert cert["headline"] == "CERTIFIED" and "good_scnprintf: CERTIFIED\n" in p.stdout
+
+
+def test_a_library_alone_has_its_lines_not_measured(tmp_path):
+    """Code given only as a library is linked as it is: its lines cannot be
+    counted, and the verdict says so rather than a plain CERTIFIED."""
+    lib = tmp_path / "libgood.a"
+    obj = tmp_path / "good.o"
+    subprocess.run(["clang-14", "-g", "-O1", "-fsanitize=address,undefined", "-c", str(SRC / "good_scnprintf.c"),
+                    "-o", str(obj)], check=True)
+    subprocess.run(["ar", "rcs", str(lib), str(obj)], check=True)
+    p, cert = certify(tmp_path / "o", "--ldflags", str(lib), "--function", "good_scnprintf", "--kind", "scnprintf",
+                      "--dialect", "iso", "--time", "1", "--categories", "int.d")
+    assert p.returncode == 0, p.stdout + p.stderr[-3000:]
+    assert not cert["lines"]["measured"] and "library" in cert["lines"]["why"]
+    assert cert["headline"].startswith("CERTIFIED, its lines not measured")

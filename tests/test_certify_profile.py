@@ -46,7 +46,7 @@ void mode(char *buf, size_t size, unsigned int bits)
 
 @pytest.fixture(scope="module", autouse=True)
 def project_objects():
-    certify_mod.project_objects()  # compiled once, outside the runs below
+    certify_mod.driver_library()  # built once, outside the runs below
 
 
 def certify(tmp_path, users):

@@ -19,8 +19,10 @@ from . import children, fuzzers
 from .errors import SetupError
 from .tree import ROOT
 
-TOOL_SUBDIR = {"scn-conform": "programs", "scn-replay": "fuzz", "libscn_casetext.so": "core"}
-TOOL_TARGET = {"libscn_casetext.so": "scn_casetext"}  # CMake target, where not the file's name
+TOOL_SUBDIR = {"scn-conform": "programs", "scn-replay": "fuzz", "libscn_casetext.so": "core",
+               "libscn_certify.a": "programs/certify"}
+# CMake target, where not the file's name
+TOOL_TARGET = {"libscn_casetext.so": "scn_casetext", "libscn_certify.a": "scn_certify"}
 FUZZERS = fuzzers.NAMES
 _checked = set()
 
@@ -32,12 +34,13 @@ def _say(msg):
 
 def _locate(bdir, name):
     sub = TOOL_SUBDIR.get(name, "fuzz")
+    usable = lambda q: q.is_file() and (name.endswith(".a") or os.access(q, os.X_OK))  # an archive: a file
     p = bdir / sub / name
-    if p.is_file() and os.access(p, os.X_OK):
+    if usable(p):
         return p
     if bdir.is_dir():
         for q in sorted(bdir.rglob(name)):
-            if q.is_file() and os.access(q, os.X_OK) and "CMakeFiles" not in q.parts:
+            if usable(q) and "CMakeFiles" not in q.parts:
                 return q
     return None
 

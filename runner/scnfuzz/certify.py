@@ -26,12 +26,11 @@ import subprocess
 import sys
 import time
 
-from . import anylibc, build, children, scan_profile, targets
+from . import anylibc, build, certify_lines, children, scan_profile, targets
 from .errors import ScnError, SetupError, UsageError
 from .runs import Run, utc_iso
 
 ROOT = build.ROOT
-CC = os.environ.get("SCN_CERTIFY_CC", "clang-14")
 SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"]
 # the vendored code's instrumentation for libFuzzer: edge counters and comparisons
 FUZZ_COV = ["-fsanitize=fuzzer-no-link"]
@@ -126,56 +125,29 @@ def _compile(cmd, cwd):
         raise BuildError(f"build failed: {' '.join(shlex.quote(c) for c in cmd)}\n{p.stderr.strip()[-3000:]}")
 
 
-def project_objects():
-    """The project's libraries (reference, case model, supervisor, oracles,
-    differential) compiled once with ASan+UBSan into build/certify/lib-<hash>/."""
-    srcs = sorted((ROOT / "impl/src").glob("*.c")) + [
-        ROOT / "core/case/case.c", ROOT / "core/case/case_decode.c", ROOT / "core/case/corpus.c",
-        ROOT / "core/targets/ref.c", ROOT / "core/supervise/supervise.c"] + \
-        sorted((ROOT / "programs/certify").glob("*.c")) + \
-        [p for p in [ROOT / "core/targets/canonical.c"] if p.is_file()] + \
-        [p for p in sorted((ROOT / "oracles").glob("*.c")) if p.name != "exec_check.c"]  # (no executor here)
-    hdrs = list((ROOT / "impl").rglob("*.h")) + list((ROOT / "core/case").glob("*.h")) + \
-        list((ROOT / "core/supervise").glob("*.h")) + \
-        list((ROOT / "oracles").glob("*.h")) + [ROOT / "core/targets/target.h"] + \
-        list((ROOT / "programs/certify").glob("*.h")) + \
-        list((ROOT / "oracles").glob("*.tsv"))
-    h = hashlib.sha256(CC.encode())
-    for p in srcs + sorted(hdrs):
-        h.update(str(p).encode())
-        h.update(p.read_bytes())
-    d = ROOT / "build" / "certify" / f"lib-{h.hexdigest()[:12]}"
-    done = d / "objects.txt"
-    if done.is_file():
-        return [pathlib.Path(x) for x in done.read_text().split()]
-    d.mkdir(parents=True, exist_ok=True)
-    for table in ("allowances", "known_bugs"):  # embedded as oracles/CMakeLists.txt does
-        arr = ",".join(str(b) for b in (ROOT / f"oracles/{table}.tsv").read_bytes())
-        (d / f"scn_{table}_data.h").write_text(
-            f"/* generated from oracles/{table}.tsv by scnfuzz certify */\n"
-            f"static const unsigned char scn_{table}_tsv[] = {{{arr},0}};\n")
-    inc = [f"-I{ROOT / 'impl/include'}", f"-I{ROOT / 'core/case'}", f"-I{ROOT / 'core/supervise'}",
-           f"-I{ROOT / 'core/targets'}", f"-I{ROOT / 'oracles'}", f"-I{d}"]
-    objs, procs = [], []
-    for s in srcs:
-        o = d / (s.parent.name + "_" + s.stem + ".o")
-        extra = ["-ffreestanding", f"-I{ROOT / 'impl/src'}"] if s.parent == ROOT / "impl/src" else []
-        cmd = [CC, "-std=gnu11"] + BASE + SAN + extra + inc + ["-c", str(s), "-o", str(o)]
-        procs.append((cmd, subprocess.Popen(cmd, cwd=d, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)))
-        objs.append(o)
-        if len(procs) >= 2:
-            _wait(procs.pop(0))
-    for pr in procs:
-        _wait(pr)
-    done.write_text("\n".join(str(o) for o in objs) + "\n")
-    return objs
+def driver_library():
+    """The project's side of the driver: the CMake library scn_certify
+    (programs/certify/CMakeLists.txt) of an asan-like build, built like any
+    tool (build.py), and its link, <build>/certify/driver.link: the compiler
+    it was built with (the vendored code must share its sanitizer runtime)
+    and the archives and libraries a driver links."""
+    lib = build.tool("libscn_certify.a", preset="asan")
+    link = lib.parents[2] / "certify" / "driver.link"
+    if not link.is_file():
+        raise SetupError(f"{link} is missing: reconfigure {lib.parents[2]} (cmake --preset asan)")
+    out = {"compiler": None, "archive": [], "lib": []}
+    for line in link.read_text().splitlines():
+        kind, _, value = line.partition("\t")
+        if kind == "compiler":
+            out["compiler"] = value
+        elif kind in out:
+            out[kind].append(value)
+    if not out["compiler"] or not out["archive"]:
+        raise SetupError(f"{link}: no compiler or archive line")
+    return out
 
 
-def _wait(pr):
-    cmd, p = pr
-    _, err = p.communicate()
-    if p.returncode:
-        raise SetupError(f"building the certification driver failed: {' '.join(cmd)}\n{err[-2000:]}")
+project_objects = driver_library  # (runner/scnfuzz/matrix.py's name for it, until it says driver_library)
 
 
 def target_recipe(args):
@@ -249,7 +221,8 @@ int (*const scn_cert_fn)(char *, size_t, const char *, ...) = {name if variadic 
 
 
 def build_driver(args, dialect, wd):
-    objs = project_objects()
+    lib = driver_library()
+    cc = lib["compiler"]
     for s in args.source:
         if not os.path.isfile(s):
             raise BuildError(f"--source {s}: no such file")
@@ -257,30 +230,33 @@ def build_driver(args, dialect, wd):
         raise UsageError(f"--function {args.function!r} is not a C identifier")
     (wd / "adapter.c").write_text(adapter_source(args.function, args.kind, dialect, args.target))
     user = shlex.split(args.cflags) + [f"-I{os.path.abspath(i)}" for i in args.include]
-    cov = FUZZ_COV
+    cov = FUZZ_COV + certify_lines.COMPILE_FLAGS
     uobjs = []
     for i, s in enumerate(args.source):
         o = wd / f"src{i}.o"
-        _compile([CC, "-g", "-O1"] + SAN + cov + user + ["-c", os.path.abspath(s), "-o", str(o)], wd)
+        _compile([cc, "-g", "-O1"] + SAN + cov + user + ["-c", os.path.abspath(s), "-o", str(o)], wd)
         uobjs.append(o)
     # a library alone has no instrumented edge: the adapter's give libFuzzer its first input
-    _compile([CC, "-std=gnu11"] + BASE + ([] if uobjs else FUZZ_COV) +
+    _compile([cc, "-std=gnu11"] + BASE + ([] if uobjs else FUZZ_COV) +
              [f"-I{ROOT / 'core/targets'}", f"-I{ROOT / 'core/case'}", "-c",
               str(wd / "adapter.c"), "-o", str(wd / "adapter.o")], wd)
     exe = wd / "scn-certify"
-    _compile([CC] + SAN + [str(o) for o in uobjs] + [str(wd / "adapter.o")] + [str(o) for o in objs]
-             + shlex.split(args.ldflags) + [_fuzzer_runtime(), "-lstdc++", "-lm", "-o", str(exe)], wd)
-    return exe, {"compiler": _cc_version(), "cflags": " ".join(["-g", "-O1"] + SAN + cov + user),
-                 "ldflags": args.ldflags}
+    # the archives as one group: each may refer to any other
+    _compile([cc] + SAN + [str(o) for o in uobjs] + [str(wd / "adapter.o")]
+             + ["-Wl,--start-group"] + lib["archive"] + ["-Wl,--end-group"]
+             + shlex.split(args.ldflags) + [_fuzzer_runtime(cc), "-lstdc++"] + lib["lib"]
+             + (certify_lines.LINK_FLAGS if uobjs else []) + ["-o", str(exe)], wd)
+    return exe, {"compiler": _cc_version(cc), "cc": cc, "cflags": " ".join(["-g", "-O1"] + SAN + cov + user),
+                 "ldflags": args.ldflags, "driver_library": lib["archive"][0]}
 
 
-def _fuzzer_runtime():
+def _fuzzer_runtime(cc):
     """libFuzzer without its main(): the driver's fuzz worker runs it
     (LLVMFuzzerRunDriver, programs/certify/cert_fuzz.c)."""
-    p = subprocess.run([CC, "--print-runtime-dir"], capture_output=True, text=True)
+    p = subprocess.run([cc, "--print-runtime-dir"], capture_output=True, text=True)
     lib = pathlib.Path(p.stdout.strip()) / "libclang_rt.fuzzer_no_main-x86_64.a"
     if p.returncode or not lib.is_file():
-        raise SetupError(f"{CC} has no libFuzzer runtime ({lib}): certification's campaign needs it")
+        raise SetupError(f"{cc} has no libFuzzer runtime ({lib}): certification's campaign needs it")
     return str(lib)
 
 
@@ -351,9 +327,9 @@ def fuzz_dictionary(sources, path):
     return min(len(tokens), 2000)
 
 
-def _cc_version():
-    p = subprocess.run([CC, "--version"], capture_output=True, text=True)
-    return p.stdout.splitlines()[0] if p.returncode == 0 and p.stdout else CC
+def _cc_version(cc):
+    p = subprocess.run([cc, "--version"], capture_output=True, text=True)
+    return p.stdout.splitlines()[0] if p.returncode == 0 and p.stdout else cc
 
 
 # ---------------------------------------------------------------- one phase
@@ -413,7 +389,8 @@ def run_driver(exe, name, argv, wd, opts, timeout):
     ph.stdout, ph.stderr = wd / f"{name}.stdout", wd / f"{name}.stderr"
     sanlog = wd / f"sanitizer-{name}"
     env = dict(os.environ, ASAN_OPTIONS=f"log_path={sanlog}",
-               UBSAN_OPTIONS=f"log_path={sanlog}:print_stacktrace=1:halt_on_error=1")
+               UBSAN_OPTIONS=f"log_path={sanlog}:print_stacktrace=1:halt_on_error=1",
+               **certify_lines.profile_env(wd, name))
     r, w = os.pipe()
     cmd = [str(exe), "--fd", str(w), "--sanitizer-log", str(sanlog)] + opts + argv
     t0 = time.monotonic()
@@ -757,7 +734,11 @@ def certify(args):
     seen = set()
     reasons = [x for x in reasons if not (x in seen or seen.add(x))]
     certified = not reasons
+    lines = certify_lines.measure(exe, wd, binfo["cc"], args.source)
     profile_info = _profile_verdict(prof, in_profile, found, dialect, reasons) if prof is not None else None
+    head = certify_lines.headline(certified, lines)
+    if profile_info is not None and certified and head != "CERTIFIED":  # its lines too, never a plain CERTIFIED
+        profile_info["headline"] += head[len("CERTIFIED"):]
     fz_end = fuzz.end or {}
 
     def phase_info(ph):
@@ -771,6 +752,7 @@ def certify(args):
         "certificate_schema": 2,
         "generated": utc_iso(),
         "verdict": "certified" if certified else "not certified",
+        "headline": head,
         "reasons": reasons,
         "function": args.function, "kind": args.kind, "family": fam, "dialect": dialect,
         "claim": {"categories": claim or "all"},
@@ -803,6 +785,7 @@ def certify(args):
                 "allowances_of": args.allow_as or "(none: only entries for every target)",
                 "reference": "ref-kernel" if dialect == "kernel" else "ref"},
         },
+        "lines": lines,
         "build_s": build_s,
         "duration_s": round(time.monotonic() - t0, 3),
     }
@@ -920,7 +903,7 @@ def _phase_line(name, p):
 
 def render_md(c, claimed):
     L = [f"# Certificate: `{c['function']}` ({c['kind']}, {c['dialect']} dialect)", "",
-         f"**Verdict: {c['verdict'].upper()}**", ""]
+         f"**Verdict: {c['headline']}**", ""]
     pr = c.get("profile")
     if pr:
         cc = pr.get("conformance_cases") or {}
@@ -953,6 +936,7 @@ def render_md(c, claimed):
           f"{lim['memory_limit_mb']} MB of memory per case (+64 bytes per output byte), fault budget "
           f"{lim['fault_budget_s']} s, phase limit {lim['phase_limit_s']} s", "",
           "## Phases", ""] + [_phase_line(k, v) for k, v in c["phases"].items()]
+    L += _lines_md(c["lines"])
     inh = c.get("inherits")
     if inh:
         L += ["", f"## Inherited from {inh['from']}", ""]
@@ -976,6 +960,25 @@ def render_md(c, claimed):
     return "\n".join(L) + "\n"
 
 
+def _lines_md(ln):
+    """The vendored lines no case reached: each file's numbers, then the text of the first ones."""
+    if not ln["measured"]:
+        return ["", "## Lines never reached", "", f"Not measured: {ln['why']}."]
+    L = ["", "## Lines never reached", "",
+         f"{ln['never_reached']} of the {ln['lines']} lines of code of the vendored sources were never reached "
+         f"by any case of the phases ({ln['tool']})."]
+    for f in ln["files"]:
+        if f["never_reached"]:
+            L += ["", f"- `{f['path']}`: {len(f['never_reached'])} of {f['lines']} lines: "
+                      f"{certify_lines.ranges(f['never_reached'])}"]
+    shown = [(f["path"], n, t) for f in ln["files"] for n, t in f.get("text", {}).items()]
+    if shown:
+        L += ["", "| file | line | source |", "|---|---|---|"]
+        cell = lambda t: t.strip().replace("|", "\\|").replace("`", "'")
+        L += [f"| {os.path.basename(p)} | {n} | `{cell(t)}` |" for p, n, t in shown]
+    return L
+
+
 CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1000px;color:#222;padding:0 1em}
 h1{font-size:1.5em}.v{display:inline-block;padding:.3em .8em;border-radius:4px;font-weight:700;color:#fff}
 .ok{background:#2a7d3b}.bad{background:#b3261e}table{border-collapse:collapse;margin:.5em 0}
@@ -993,7 +996,7 @@ def render_html(c, claimed):
     h = [f"<!doctype html><html><head><meta charset='utf-8'><title>Certificate: {e(c['function'])}</title>"
          f"<style>{CSS}</style></head><body>",
          f"<h1>Certificate: <code>{e(c['function'])}</code> ({e(c['kind'])}, {e(c['dialect'])} dialect)</h1>",
-         f"<p><span class='v {'ok' if ok else 'bad'}'>{e(c['verdict'].upper())}</span></p>"]
+         f"<p><span class='v {'ok' if ok else 'bad'}'>{e(c['headline'])}</span></p>"]
     if c["reasons"]:
         h.append("<h2>Reasons</h2><ul class='r'>" + "".join(f"<li>{e(r)}</li>" for r in c["reasons"][:30]) + "</ul>")
     h.append("<h2>Summary</h2><dl>")
@@ -1013,6 +1016,15 @@ def render_html(c, claimed):
         h.append(f"<dt>source</dt><dd><code>{e(os.path.basename(s['path']))}</code> sha256 <code>{e(s['sha256'])}</code></dd>")
     h.append("</dl><h2>Phases</h2><ul>" + "".join(f"<li>{e(_phase_line(k, v)[2:].replace('**', ''))}</li>"
                                                     for k, v in c["phases"].items()) + "</ul>")
+    ln = c["lines"]
+    h.append("<h2>Lines never reached</h2>")
+    if not ln["measured"]:
+        h.append(f"<p>Not measured: {e(ln['why'])}.</p>")
+    else:
+        h.append(f"<p>{ln['never_reached']} of the {ln['lines']} lines of code of the vendored sources were never "
+                 f"reached ({e(ln['tool'])}).</p><ul>" + "".join(
+                     f"<li><code>{e(f['path'])}</code>: {e(certify_lines.ranges(f['never_reached']))}</li>"
+                     for f in ln["files"] if f["never_reached"]) + "</ul>")
     inh = c.get("inherits")
     if inh and inh["rules"]:
         h.append(f"<h2>Inherited from {e(inh['from'])}</h2><table><tr><th>rule</th><th>kind</th><th>cases</th>"
@@ -1056,7 +1068,7 @@ def main(argv):
     except ScnError as e:
         sys.stderr.write(f"scnfuzz certify: {e}\n")
         return 2
-    print(f"scnfuzz certify: {cert['function']}: {cert['verdict'].upper()}")
+    print(f"scnfuzz certify: {cert['function']}: {cert['headline']}")
     if cert.get("profile"):
         print(f"  {cert['profile']['headline']}")
     for r in cert["reasons"][:20]:
