@@ -9,7 +9,7 @@ not apply is named by file and hunk.
 Slow (the mutation build of musl, build/mutate/musl or $SCN_MUTATE_DIR/musl,
 shared by all of them): a run restricted to two functions whose counts add up
 and whose known-killable mutant is killed by the corpus, the switch in that
-build, and --patch on a planted bug (found by the corpus), a comment change
+build, the mutant server (a child per mutant) against runs of their own, and --patch on a planted bug (found by the corpus), a comment change
 (not found, after a short campaign) and a diff that does not apply (exit 2)."""
 import difflib
 import json
@@ -410,6 +410,42 @@ def test_the_switch_in_the_mutation_build(musl_run):
                         f"corpus/int.tsv:{lineno}"], capture_output=True, text=True, env=env, cwd=REPO, timeout=120)
     reach = [json.loads(l) for l in r.stdout.splitlines() if l.startswith('{"reach"')]
     assert reach and m["id"] in reach[0]["reach"], r.stdout[:2000]
+
+
+@pytest.mark.slow
+def test_the_mutant_server_checks_each_mutant_as_a_run_of_its_own(musl_run, tmp_path):
+    """scn-conform --mutant-server (one process, a child forked per mutant):
+    the killed mutant fails an octal case, and the original after it in the
+    same server passes it (nothing of the mutant's run is left), as separate
+    --until-new runs say; a line that is not ID<TAB>BASELINE<TAB>FILE exits 2."""
+    _, rep, _ = musl_run
+    m = next(m for m in rep["mutants"] if m["function"] == "fmt_o" and m["before"] == "'0'" and m["after"] == "'1'")
+    conform = str(_mutation_build().tool("scn-conform"))
+    line = next(l for l in (REPO / "corpus" / "int.tsv").read_text().splitlines()
+                if l.startswith("int.o\t") and "uint:0\t" not in l)
+    sub, keys = tmp_path / "sub.tsv", tmp_path / "keys"
+    sub.write_text(line + "\n")
+    keys.write_text("")
+    cmd = [conform, "--fail-only", "--target", "musl"]
+    r = subprocess.run(cmd + ["--mutant-server"], input=f"{m['id']}\t{keys}\t{sub}\n0\t{keys}\t{sub}\n",
+                       capture_output=True, text=True, cwd=REPO, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = [json.loads(l) for l in r.stdout.splitlines()]
+    ends = [i for i, o in enumerate(out) if "mutant_end" in o]
+    assert [out[i] for i in ends] == [{"mutant_end": m["id"], "status": 1}, {"mutant_end": 0, "status": 0}]
+    first, second = out[:ends[0]], out[ends[0] + 1:ends[1]]
+    fails = [o for o in first if o.get("status") == "fail"]
+    assert len(fails) == 1 and fails[0]["target"] == "musl" and fails[0]["oracle"] == "expect.output"
+    assert [o for o in second if "status" in o] == [] and second[-1]["summary"]["fail"] == 0
+    for mutant, rc in ((m["id"], 1), (0, 0)):
+        alone = subprocess.run(cmd + ["--until-new", str(keys), str(sub)], capture_output=True, text=True,
+                               cwd=REPO, env=dict(os.environ, SCN_MUTANT=str(mutant)), timeout=300)
+        assert alone.returncode == rc
+        got = [json.loads(l) for l in alone.stdout.splitlines() if '"status"' in l]
+        assert [o["signature"] for o in got] == [o["signature"] for o in (fails if rc else [])]
+    bad = subprocess.run(cmd + ["--mutant-server"], input=f"{m['id']} {keys} {sub}\n", capture_output=True,
+                         text=True, cwd=REPO, timeout=120)
+    assert bad.returncode == 2 and "ID<TAB>BASELINE<TAB>FILE.tsv" in bad.stderr
 
 
 def _planted(tmp_path, old, new, name):
