@@ -190,12 +190,14 @@ const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum 
 
 /* Terms that look at the outputs or at the whole case, not at one
  * specification's form: a rule with one of them says nothing of a
- * specification checked alone, without outputs. */
+ * specification checked alone, without outputs. (oracle= is not one: the
+ * specification alone is checked as a differential, so a rule that lists
+ * the differential among its oracles still judges it by its form.) */
 static int by_form_alone(const struct scn_rule *r)
 {
     static const char *const output_terms[] = { "hexvalue", "nanform", "digitsonly", "fraczeros", "signdropped",
                                                 "pspelling", "ret<0", "dies", "size=", "whole", "sharedarg",
-                                                "argpos>", "oracle=", NULL };
+                                                "argpos>", "posnflagstar", NULL };
     for (const char *p = r->pattern; *p;) {
         const char *e = strchr(p, '&');
         size_t l = e ? (size_t)(e - p) : strlen(p);

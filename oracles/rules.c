@@ -51,7 +51,7 @@ static int valid_term(const char *t)
     static const char *const exact[] = { "arg=null", "arg=nan", "arg=nonfinite", "arg=nonascii", "arg=zero", "prec", "noprec",
                                          "spec=invalid", "whole", "ret<0", "hexvalue", "positional",
                                          "width<0", "sharedarg", "dies", "digitsonly", "nanform", "pspelling", "fraczeros", "signdropped",
-                                         "prec<0", "nullform",
+                                         "prec<0", "nullform", "posnflagstar",
                                          NULL };
     if (!strncmp(t, "conv=", 5) || !strncmp(t, "len=", 4)) return t[t[0] == 'c' ? 5 : 4] != 0;
     if (!strncmp(t, "oracle=", 7)) return t[7] && t[7] != '|' && t[strlen(t) - 1] != '|' && !strstr(t, "||");
@@ -290,6 +290,34 @@ static int shared_arg(const struct scn_case *c, enum scn_dialect dialect)
         for (int j = 0; j < 3; j++)
             if (a[j] >= 0 && used[a[j]]++) return 1;
     }
+    return 0;
+}
+
+/* posnflagstar: an n$ specification with a flag has a *m$ width or
+ * precision that no other specification reads (as its value, or as the *
+ * of a specification without a flag), and the case reads an argument
+ * numbered above m. picolibc 1.8.10's skip_to_arg (tinystdio/vfprintf.c)
+ * keeps FL_WIDTH from the n$ digits, so the flag after n$ is taken as the
+ * conversion and the *m$ in the rest of that specification is never seen:
+ * the walk to an argument above m stops short, and it reads the wrong one. */
+static int flagged_star_hidden(const struct scn_case *c, enum scn_dialect dialect)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    size_t n = scn_scan_specs(c, dialect, sp, SCN_MAX_SPECS);
+    unsigned char seen[SCN_CASE_MAX_ARGS + 1] = { 0 }, hidden[SCN_CASE_MAX_ARGS + 1] = { 0 };
+    int top = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].invalid || sp[i].pos <= 0) continue;
+        int v[3] = { sp[i].pos, sp[i].wpos, sp[i].ppos };
+        for (int j = 0; j < 3; j++) {
+            if (v[j] <= 0 || v[j] > SCN_CASE_MAX_ARGS) continue;
+            if (v[j] > top) top = v[j];
+            if (j && sp[i].flags) hidden[v[j]] = 1;
+            else seen[v[j]] = 1;
+        }
+    }
+    for (int m = 1; m < top; m++)
+        if (hidden[m] && !seen[m]) return 1;
     return 0;
 }
 
@@ -853,6 +881,7 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
         else if (IS("width<0"))
             ok = s && s->width == SCN_SPEC_STAR && s->warg >= 0 && (int)c->args[s->warg].v.i < 0;
         else if (IS("sharedarg")) ok = !s && shared_arg(c, dialect);
+        else if (IS("posnflagstar")) ok = flagged_star_hidden(c, dialect);
         else if (IS("dies")) ok = k->death;
         else if (l > 7 && !memcmp(p, "oracle=", 7)) ok = name_listed(p + 7, l - 7, oracle);
         else if (l > 5 && !memcmp(p, "size=", 5)) ok = k->sized && k->size == (size_t)atol(p + 5);

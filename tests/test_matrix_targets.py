@@ -216,3 +216,44 @@ def test_a_wrong_n_value_is_blamed_on_the_one_n_conversion(scn_conform, tmp_path
     assert fails, p.stdout[-1000:]
     assert all(f.get("rule_kind") == "known-bug" and "trio-n-counts-stored" in f["signature"] for f in fails), \
         [f["signature"] for f in fails]
+
+
+# picolibc's skip_to_arg bug in the shapes the campaign met it: each reduces to
+# a case the term posnflagstar sees (a flagged n$ specification whose *m$
+# argument nothing else reads, and a later argument), and is that one row;
+# without the flag, or with the * argument read elsewhere, picolibc is right.
+POSN_FLAG_STAR = ['"%1$+*2$d%3$d" int:7 int:2 int:9', '"%1$-.*2$d%3$d" int:1 int:2 int:9',
+                  '"%2$ 0*1$llux]" int:0 ullong:72056495717582195', '"%2$-*1$.tu" int:99 ptrdiff:36365244091947776',
+                  '"%1$-*2$.*3$d" int:0 int:0 int:1', '"%2$+52.16hhX7297d*%%%3$+0*1$.u" int:274 uint:57 uint:0']
+POSN_RIGHT = ['"%1$*2$d%3$d" int:7 int:2 int:9', '"%1$-*2$d%2$d%3$d" int:7 int:2 int:9',
+              '"%2$d%1$-*3$d" int:1 int:7 int:3', '"%1$-*2$d" int:7 int:2']
+
+
+def _replay_signatures(target, case):
+    from conftest import find_binary
+    replay = find_binary("scn-replay", "fuzz")
+    p = subprocess.run([str(replay), "--target", "ref", "--target", target, "-q", case], capture_output=True,
+                       text=True, timeout=120)
+    return [json.loads(l)["signature"] for l in p.stdout.splitlines() if l.startswith("{")]
+
+
+def test_one_row_for_the_shapes_of_one_bug(scn_conform):
+    """A known bug met in other shapes or through other oracles is its row:
+    picolibc's flagged *m$ (six shapes), curl's %L read as a double through
+    scn.prefix (the output of a double read from the long double's place
+    changes from call to call), stb's missing %F; picolibc's right answers
+    stay unflagged."""
+    built = _list_targets(scn_conform)
+    for t in ("picolibc", "curl", "stb"):
+        if t not in built:
+            pytest.fail(f"matrix target {t} is not built (bash ci/setup.sh)", pytrace=False)
+    for case in POSN_FLAG_STAR:
+        assert _replay_signatures("picolibc", case) == \
+            ["differential:picolibc-posn-flag-star:picolibc~ref:known-bug"], case
+    for case in POSN_RIGHT:
+        assert _replay_signatures("picolibc", case) == [], case
+    for case in ['"%+01.*Le" int:0 ldouble:0x0p+0', '"%- #.*Lg" int:-1 ldouble:0x0p+0']:
+        assert _replay_signatures("curl", case) == ["scn.prefix:curl-L-read-as-double:curl:known-bug"], case
+    assert _replay_signatures("curl", '"%+01.*e" int:0 double:0x0p+0') == []
+    sigs = _replay_signatures("stb", '"%F|%d" double:0x1p+0 int:7')
+    assert "differential:stb-no-F:ref~stb:known-bug" in sigs, sigs
