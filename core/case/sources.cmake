@@ -7,4 +7,4 @@
 set(SCN_CASE_MODEL_NAMES case_format.c case_parse_quoted.c case_parse_number.c case_parse.c
     case_build.c case_call.c)
 set(SCN_CASE_MODEL_HEADERS case.h case_text.h scn_base.h scn_writer.h)
-set(SCN_CASE_DECODER_NAMES case_decode.c)
+set(SCN_CASE_DECODER_NAMES case_decode.c case_decode_spec.c case_decode_values.c case_decode_kptr.c)
