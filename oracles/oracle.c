@@ -12,6 +12,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "oracle_registry.h"
+
 #if defined(__SANITIZE_ADDRESS__)
 #define SCN_UNDER_ASAN 1
 #elif defined(__has_feature)
@@ -230,9 +232,8 @@ static int finding(struct chk *k, const char *oracle, enum scn_family fam, size_
     if (r->nfindings++ == 0) {
         struct scn_finding *f = &r->first;
         f->oracle = oracle;
-        f->klass = (!strcmp(oracle, "overrun") || !strcmp(oracle, "underrun") ||
-                    !strcmp(oracle, "crash") || !strcmp(oracle, "size0-untouched"))
-                       ? "memory-safety" : "invariant";
+        /* crash here is a fault caught in the guarded call: memory-safety */
+        f->klass = !strcmp(oracle, "crash") ? "memory-safety" : scn_oracle_class(oracle);
         f->family = fam;
         f->size = size;
         f->ret = ret;

@@ -15,27 +15,9 @@
  * Not thread-safe: one checking thread per process (the fault handler state
  * is global).
  *
- * Oracles (stable names; class "invariant" or "memory-safety"):
- *   scn.ret-le-size-1   scn family, size > 0: 0 <= ret <= size-1
- *   scn.size0-ret0      scn family, size == 0: ret == 0
- *   scn.ret-eq-strlen   scn family: buf[ret] == NUL and, when the output has
- *                       no NUL byte before it, strlen(buf) == ret
- *   scn.prefix          scn family: buf[0..ret) is a prefix of the full output
- *   c99.ret-full-length c99 family: ret equals the full length at every size
- *                       (or is negative at every size)
- *   c99.prefix          c99 family: buf holds the first min(ret, size-1)
- *                       bytes of the full output
- *   nul-terminated      size > 0: buf[min(len, size-1)] == NUL
- *   size0-untouched     size == 0: nothing written            (memory-safety)
- *   overrun             a write at or after buf+size          (memory-safety)
- *   underrun            a write before buf                    (memory-safety)
- *   crash               any other fault                        (memory-safety)
- *   families-agree      scn ret == min(full, size-1) (0 at size 0), same bytes
- *                       as the c99 call; not checked when the c99 call failed
- *   repeatable          a second call gives the same ret and bytes
- *   n-consistent        every %n value is the same at every size
- *   full-too-long       the output exceeds SCN_ORACLE_MAX_OUTPUT (not a bug
- *                       by itself; the check stops)
+ * The oracles checked here are the "per-size" ones of the registry
+ * (oracles/oracles.def: each one's name, class and what it checks; a crash
+ * caught here is a fault: memory-safety).
  */
 #ifndef SCN_ORACLE_H
 #define SCN_ORACLE_H

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "oracle_registry.h"
 #include "scn/ref_printf.h"
 
 #include "scn_allowances_data.h" /* generated: scn_allowances_tsv[] */
@@ -800,13 +801,6 @@ static int name_listed(const char *list, size_t l, const char *name)
     return 0;
 }
 
-/* The oracles that compare outputs: what a rule without oracle= explains. */
-static int output_oracle(const char *oracle)
-{
-    return !strcmp(oracle, "differential") || !strcmp(oracle, "expect.output") || !strcmp(oracle, "expect.err") ||
-           !strcmp(oracle, "expect.n");
-}
-
 static int same_output(const struct scn_blame *b, size_t x, size_t y)
 {
     if (b->ret[x] < 0 || b->ret[y] < 0) return b->ret[x] < 0 && b->ret[y] < 0;
@@ -847,7 +841,8 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
     /* a death is claimed only by a rule that says so (the term dies); a
      * rule that names no oracle explains differences of outputs only */
     if (k->death && !pattern_has(p, "dies")) return 0;
-    if (!k->death && !output_oracle(oracle) && !pattern_has_prefix(p, "oracle=")) return 0;
+    /* a rule without oracle= explains only the oracles that compare outputs */
+    if (!k->death && !scn_oracle_on_output(oracle) && !pattern_has_prefix(p, "oracle=")) return 0;
     while (*p) {
         const char *e = strchr(p, '&');
         size_t l = e ? (size_t)(e - p) : strlen(p);

@@ -7,6 +7,8 @@
  *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
  *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where, api, group,
  *                                 conventions: tab-separated; every group)
+ *   scn-conform --list-oracles   (the oracle registry, oracles/oracles.def: name, class, stage,
+ *                                 promise, what it checks: tab-separated)
  *   scn-conform --features       (case lines on stdin -> {"case","features","syntax"} lines)
  *
  * --exec PATH: the executor at PATH (programs/exec/scn_exec.c built with any
@@ -82,6 +84,7 @@
 #include "finding.h"
 #include "mutant_switch.h"
 #include "oracle.h"
+#include "oracle_registry.h"
 #include "rootcause.h"
 #include "spec.h"
 #include "target.h"
@@ -529,6 +532,7 @@ static void usage(void)
                     "       scn-conform [--target NAME]... --mutant-server < 'ID<TAB>BASELINE<TAB>FILE.tsv' lines\n"
                     "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
                     "       scn-conform --list-targets\n"
+                    "       scn-conform --list-oracles\n"
                     "       scn-conform --features < CASES\n");
     exit(2);
 }
@@ -766,6 +770,9 @@ int main(int argc, char **argv)
             case_text = argv[i];
         } else if (!strcmp(a, "--list-targets")) {
             return list_targets();
+        } else if (!strcmp(a, "--list-oracles")) {
+            scn_oracles_print();
+            return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "scn-conform: unknown option '%s'\n", a);
             usage();

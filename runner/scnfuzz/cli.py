@@ -4,6 +4,7 @@ relative to --baseline), 1 a (new) bug root cause, 2 usage or set-up error
 SCNFUZZ_DEBUG=1 shows the traceback), 130 interrupted. No traceback reaches
 the user: main() turns every exception into one of these."""
 import argparse
+import json
 import math
 import os
 import re
@@ -80,6 +81,11 @@ def make_parser():
                    "scnprintf, in-process or executor",
                    description="List the targets compiled into the tools: name, version, dialect, "
                    "native or wrapped scnprintf family, in-process or executor.")
+
+    p = sub.add_parser("oracles", help="list the oracles: name, class, stage, promise, what each checks",
+                       description="List the oracle registry (oracles/oracles.def), the one list the C "
+                       "tools and this command read: each oracle a finding record can name.")
+    p.add_argument("--json", action="store_true", help="one JSON object per oracle")
 
     p = sub.add_parser("conform", help="run the conformance suite (corpus/*.tsv) and write the report",
                        description="Every case of corpus/*.tsv on the targets, every buffer size, both "
@@ -192,6 +198,20 @@ def cmd_targets(args):
     for t in ts:
         print(f"{t['name']:<{w}}  {t['version']:<{wv}}  {t['dialect']:<7}  {t.get('group', 'core'):<6}  "
               f"{t.get('api', 'c99'):<9}  {t['scnprintf']:<9}  {t['where']}")
+    return 0
+
+
+def cmd_oracles(args):
+    from . import oracle_registry
+    os_ = list(oracle_registry.oracles().values())
+    if args.json:
+        for o in os_:
+            print(json.dumps(dict(zip(("name", "class", "stage", "promise", "doc"), o))))
+        return 0
+    w = max(len(o.name) for o in os_)
+    print(f"{'NAME':<{w}}  {'CLASS':<13}  {'STAGE':<12}  {'PROMISE':<10}  CHECKS")
+    for o in os_:
+        print(f"{o.name:<{w}}  {o.klass:<13}  {o.stage:<12}  {o.promise:<10}  {o.doc}")
     return 0
 
 
@@ -359,7 +379,7 @@ def _main(argv):
     if not args.cmd:
         parser.print_help(sys.stderr)
         return 2
-    return {"targets": cmd_targets, "conform": cmd_conform, "fuzz": cmd_fuzz,
+    return {"targets": cmd_targets, "oracles": cmd_oracles, "conform": cmd_conform, "fuzz": cmd_fuzz,
             "replay": cmd_replay, "report": cmd_report, "corpus": cmd_corpus,
             "matrix": cmd_matrix, "mutate": cmd_mutate, "scan": cmd_scan,
             "upstream": cmd_upstream}[args.cmd](args)

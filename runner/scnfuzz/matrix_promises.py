@@ -34,29 +34,21 @@ import pathlib
 import re
 import subprocess
 
-from . import build
+from . import build, oracle_registry
 from .tree import ROOT
 
 PROMISES = ("bytes", "c99-return", "scn-return", "bounds", "no-crash")
 TITLES = {"bytes": "bytes", "c99-return": "C99 return", "scn-return": "scnprintf return",
           "bounds": "termination and bounds", "no-crash": "no crash or hang"}
-ORACLE_PROMISE = {
-    "expect.output": "bytes", "expect.n": "bytes", "expect.err": "bytes", "c99.prefix": "bytes",
-    "scn.prefix": "bytes", "n-consistent": "bytes", "repeatable": "bytes", "differential": "bytes",
-    "c99.ret-full-length": "c99-return",
-    "scn.ret-le-size-1": "scn-return", "scn.size0-ret0": "scn-return", "scn.ret-eq-strlen": "scn-return",
-    "families-agree": "scn-return",
-    "nul-terminated": "bounds", "size0-untouched": "bounds", "overrun": "bounds", "underrun": "bounds",
-    "crash": "no-crash", "hang": "no-crash",
-}
 # compared after every size's oracles passed: a failure here kept the per-size promises
-AFTER_SIZES = {"expect.output", "expect.n", "expect.err"}
+AFTER_SIZES = set(oracle_registry.named("expectation"))
 BYTES_SAMPLE = 120
 FAMILIES = ("ints", "strings", "floats", "%a", "wide", "positional", "C23", "kernel")
 
 
 def promise_of(oracle):
-    return ORACLE_PROMISE.get(oracle or "", "bytes")
+    """The promise a failure of oracle breaks (oracles/oracles.def)."""
+    return oracle_registry.promise(oracle)
 
 
 def applicable(target):
