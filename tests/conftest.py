@@ -169,3 +169,32 @@ def pytest_collection_modifyitems(config, items):
         units[unit].append(item)
     order.sort(key=lambda u: _weight(units[u]), reverse=True)  # stable: ties keep their order
     items[:] = [it for u in order for it in units[u]]
+
+
+# SCN_TEST_TIMES=FILE: one JSON line per test phase (setup, call, teardown) with its wall
+# seconds, the CPU seconds of the worker and of the children it waited for, and its xdist
+# group, appended to FILE: where CI's time goes, by group, on a loaded machine too (CPU).
+_TIMES = os.environ.get("SCN_TEST_TIMES")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    if not _TIMES:
+        yield
+        return
+    import json
+    import resource
+    import time
+    group = item.get_closest_marker("xdist_group")
+
+    def cpu():
+        s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime
+
+    t0, (s0, c0) = time.monotonic(), cpu()
+    yield
+    t1, (s1, c1) = time.monotonic(), cpu()
+    rec = {"test": item.nodeid, "group": group.args[0] if group and group.args else None,
+           "wall": round(t1 - t0, 3), "cpu_self": round(s1 - s0, 3), "cpu_children": round(c1 - c0, 3)}
+    with open(_TIMES, "a") as f:
+        f.write(json.dumps(rec) + "\n")
