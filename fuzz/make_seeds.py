@@ -7,7 +7,7 @@ one file per conversion of the dialect's table (with a few flag / width /
 precision / length / value variations), plus literal-only and mixed inputs.
 fuzz_parse gets case lines in the text form (docs/CASE_FORMAT.md).
 The fuzzers with decode=kptr (fuzzers.tsv) decode kernel inputs with two
-more table entries, 'K': the %p extensions (KPTR_EXT, case_decode.c's
+more table entries, 'K': the %p extensions (KPTR_EXT, case_decode_kptr.c's
 kptr_ext[]) with their mem arguments; fuzz_kernel_diff gets one seed per
 extension and some NULL / ERR / structured-byte ones.
 
@@ -21,14 +21,14 @@ import sys
 ISO_TABLE = "diuoxXcsp%dxu" + "n" + "fFeEgGaAfeg"
 KERNEL_TABLE = "diuoxXcsp%dxus"
 KERNEL_KPTR_TABLE = KERNEL_TABLE + "KK"  # SCN_DECODE_KPTR
-# (extension, bytes it reads; 0: %ph, its width), in case_decode.c's order
+# (extension, bytes it reads; 0: %ph, its width), in case_decode_kptr.c's order
 KPTR_EXT = [("M", 6), ("MR", 6), ("MF", 6), ("m", 6), ("mR", 6), ("mF", 6),
             ("I4", 4), ("I4h", 4), ("I4n", 4), ("I4b", 4), ("I4l", 4),
             ("i4", 4), ("i4h", 4), ("i4n", 4), ("i4b", 4), ("i4l", 4),
             ("I6", 16), ("i6", 16), ("I6c", 16), ("i6c", 16),
             ("h", 0), ("hC", 0), ("hD", 0), ("hN", 0), ("a", 8), ("ap", 8), ("ad", 8),
             ("U", 16), ("Ub", 16), ("UB", 16), ("Ul", 16), ("UL", 16)]
-KPTR_V = 64  # kptr_ext[64]: %pV, its mem argument a VAF whose format case_decode.c's vaf_format() builds
+KPTR_V = 64  # kptr_ext[64]: %pV, its mem argument a VAF whose format case_decode_kptr.c's vaf_format() builds
 
 
 def op_for(table, conv):

@@ -8,7 +8,7 @@
  * wide strings and mem bytes live in an arena inside the struct), so it can be
  * reused across millions of fuzzer executions.
  *
- * ABI: scn_case_call builds an x86-64 System V va_list by hand (see case.c);
+ * ABI: scn_case_call builds an x86-64 System V va_list by hand (see case_call.c);
  * this file refuses to compile on any other ABI.
  */
 #ifndef SCN_CASE_H
@@ -137,7 +137,7 @@ void *scn_case_vaf_struct(size_t i, const char *fmt);
  * 16-byte slot. str/wstr arguments point into c->arena (NUL-terminated), %n
  * arguments into c->nslot, which is zeroed before the call. A mem argument
  * points to a copy of its bytes made for the call in the case model's call
- * pool (case.c), 16-byte aligned; under ASan every byte of the pool but the
+ * pool (case_call.c), 16-byte aligned; under ASan every byte of the pool but the
  * copies is poisoned during the call, so a read past (or before) a copy is
  * reported. A VAF mem argument passes a pointer to a struct va_format
  * { const char *fmt; va_list *va; } (the kernel's include/linux/printk.h) in
@@ -204,7 +204,7 @@ enum scn_decode_flags {
  * uses only: d i u o x X c s p px % with hh h l ll z t, flags - + space # 0,
  * width/precision (also *), no floats/j/n/positional/%lc/%ls, and %p/%px
  * always followed by an ASCII non-alphanumeric byte (< 0x80) or the end;
- * with SCN_DECODE_KPTR also the %p extensions of case_decode.c's kptr_ext[]
+ * with SCN_DECODE_KPTR also the %p extensions of case_decode_kptr.c's kptr_ext[]
  * (likewise followed), each with a mem argument: NULL, ERR(-E), or exactly
  * the bytes it reads (%ph: as many as its width says, at most 64; %pV: a
  * VAF whose short format is built from the input).

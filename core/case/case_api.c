@@ -1,6 +1,6 @@
 /* The case model for ctypes callers (case_api.h): handles, and exact values
  * moved in and out of struct scn_case / struct scn_expect. The building is
- * case.c's (scn_case_init, scn_case_add_*), the text form too. */
+ * case_build.c's (scn_case_init, scn_case_add_*), the text form too. */
 #include "case_api.h"
 
 #include <limits.h>

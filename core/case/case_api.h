@@ -1,6 +1,6 @@
 /* The case model for callers without C structures: Python, through ctypes
  * (runner/scnfuzz/casetext.py loads libscn_casetext.so, built from this file
- * with case.c and corpus.c, core/CMakeLists.txt).
+ * with the case model's files and corpus.c, core/CMakeLists.txt).
  *
  * A case or an expectation is a handle. A case is built argument by argument
  * from exact values (scn_api_add_arg) or parsed from its text form
@@ -8,7 +8,8 @@
  * (scn_api_case_parts, scn_api_get_arg). An expectation likewise
  * (scn_api_expect_set / scn_expect_parse, scn_expect_format,
  * scn_api_expect_get). Quoting is scn_quoted_format / scn_quoted_parse. This
- * file only moves values across: the text form is case.c's and corpus.c's.
+ * file only moves values across: the text form is case_format.c's, case_parse*.c's
+ * and corpus.c's.
  */
 #ifndef SCN_CASE_API_H
 #define SCN_CASE_API_H

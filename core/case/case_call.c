@@ -26,7 +26,7 @@ _Static_assert(sizeof(wchar_t) == 4, "wstr arguments are arrays of 32-bit wchar_
  * compared (memcpy of the arena) where no poison may be, and a call abandoned
  * by a fault (oracle.c's siglongjmp) would leave the poison behind; the pool
  * is touched by nothing but scn_case_call_ctx. It is one for the process (no
- * thread-local storage: case.c is also built against libcs without TLS, see
+ * thread-local storage: this file is also built against libcs without TLS, see
  * runner/scnfuzz/anylibc.py), so calls with mem arguments are for one thread
  * at a time. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -53,7 +53,7 @@ static _Alignas(16) unsigned char call_pool[POOL_GAP + SCN_CASE_ARENA + SCN_CASE
 static uint64_t mem_copy(const struct scn_case *c, const struct scn_arg *a, size_t *used)
 {
     size_t n = (size_t)a->len + a->is_vaf;
-    if (n > sizeof call_pool - POOL_GAP - *used) /* args sharing bytes (not built by case.c) */
+    if (n > sizeof call_pool - POOL_GAP - *used) /* args sharing bytes (not built by case_build.c) */
         return (uint64_t)(uintptr_t)(c->arena + a->off);
     if (*used == 0) {
         POISON(call_pool, sizeof call_pool);
@@ -96,7 +96,7 @@ void *scn_case_vaf_struct(size_t i, const char *fmt)
     return &vaf_slot[i];
 }
 
-/* The call watch (scn_case_watch_calls): a clock passed in, so that case.c
+/* The call watch (scn_case_watch_calls): a clock passed in, so that this file
  * needs nothing of the libc it is built against. */
 static volatile uint64_t *watch_since;
 static volatile size_t *watch_size;

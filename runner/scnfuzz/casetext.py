@@ -1,5 +1,5 @@
 """The case text form (docs/CASE_FORMAT.md) for Python: a binding of the C case
-model, the form's one implementation (core/case: case.c, corpus.c, through
+model, the form's one implementation (core/case: the text form's files, corpus.c, through
 case_api.c), loaded with ctypes from libscn_casetext.so. That library is built
 without sanitizers in every preset (core/CMakeLists.txt) and found like the C
 programs (build.tool: $SCN_BUILD_DIR, else build/default, built on first use);

@@ -1,4 +1,4 @@
-/* Tests of the fuzzer-byte decoder (core/case/case_decode.c,
+/* Tests of the fuzzer-byte decoder (core/case/case_decode*.c,
  * scn_case_from_bytes): every byte string decodes to a well-typed case of
  * its dialect (checked by an independent reading of the format below),
  * within the documented bounds, honouring the decode flags; decoding is

@@ -1,7 +1,8 @@
-/* Tests of the case model (core/case/case.c): the text form's round trips
+/* Tests of the case model (core/case: case_format.c, case_parse*.c,
+ * case_build.c, case_call.c): the text form's round trips
  * and parse errors, glibc as an independent reference for %a printing and
  * for the hand-built va_list, the fixed capacities of a case.
- * The decoder (case_decode.c) is tested in test_case_decode.c, the corpus
+ * The decoder (case_decode*.c) is tested in test_case_decode.c, the corpus
  * lines (corpus.c) in test_corpus_reader.c. */
 #define _GNU_SOURCE
 #include <float.h>

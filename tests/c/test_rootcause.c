@@ -91,11 +91,13 @@ static const struct scn_rootcause *root_cause(const char *text)
 
 static void case_text(const struct scn_case *c, char *out, size_t cap) { scn_case_format(c, out, cap); }
 
-int main(void)
+/* the signature of the planted bug of plus */
+static const char *const want = "differential:%+d:good~plus:divergence";
+
+/* one bug, many shapes: one signature, one smallest reproducer */
+static void test_one_bug_many_shapes(void)
 {
     char t[512];
-
-    /* one bug, many shapes: one signature, one smallest reproducer */
     static const char *const shapes[] = {
         "\"%+d\" int:5",
         "\"xx %+8.3ld yy %s\" long:123 str:\"q\"",
@@ -104,7 +106,6 @@ int main(void)
         "\"%+hhd%%\" int:300",
         "\"%#+x and %+llu then %+.0i\" uint:1 ullong:2 int:99",
     };
-    const char *want = "differential:%+d:good~plus:divergence";
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         const struct scn_rootcause *rc = root_cause(shapes[i]);
         CHECK(rc != NULL, "%s: no difference", shapes[i]);
@@ -116,8 +117,11 @@ int main(void)
     }
     /* a case without the bug has no root cause */
     CHECK(root_cause("\"%d %s\" int:5 str:\"x\"") == NULL, "agree");
+}
 
-    /* known bugs are data: an entry turns the divergence into a known bug ... */
+/* known bugs are data: an entry turns the divergence into a known bug ... */
+static void test_known_bug_entries(void)
+{
     const char *kb = "# id\tkind\tdialect\tpattern\ttargets\tversions\treproducer\tcitation\n"
                      "plus-hash\tbug\tiso\tflag=+\tplus\tplus 1.0\t\"%+d\" int:0\ttest: '+' printed as '#'\n";
     char err[300];
@@ -140,116 +144,135 @@ int main(void)
           err);
     CHECK(scn_known_bugs_load("x\tmaybe\tiso\tflag=+\tplus\tv\tr\tc\n", 29, err, sizeof err) < 0 &&
               strstr(err, "kind"), "%s", err);
+}
 
-    /* shapes: literal numbers as N, positions kept, literal text left out */
+/* shapes: literal numbers as N, positions kept, literal text left out */
+static void test_shapes(void)
+{
+    char t[512];
     scn_case_shape(parse("\"ab%-12.3d|%5s%%\" int:1 str:\"x\""), SCN_DIALECT_ISO, t, sizeof t);
     CHECK(!strcmp(t, "%-N.Nd%Ns%%"), "shape %s", t);
     scn_case_shape(parse("\"%1$0*2$f\" double:0x1p+0 int:-9"), SCN_DIALECT_ISO, t, sizeof t);
     CHECK(!strcmp(t, "%1$0*2$f"), "shape %s", t);
+}
 
-    /* the pattern terms of known bugs */
-    {
-        struct scn_rule r = { .id = "t", .kind = SCN_RULE_KNOWN_BUG, .dialect = -1, .targets = "x" };
-        struct scn_case *c = parse("\"%1$0*2$f\" double:0x1p+0 int:-9");
-        struct scn_spec sp[4];
-        scn_scan_specs(c, SCN_DIALECT_ISO, sp, 4);
-        struct scn_culprit k = { .s = &sp[0], .ret_a = 1, .ret_b = 1 };
-        const char *yes[] = { "positional", "width<0", "flag=0&conv=f", "len=-", NULL };
-        const char *no[] = { "len=w", "flag=-", "sharedarg", "argpos>2", NULL };
-        char err2[200];
-        for (size_t i = 0; yes[i]; i++) {
-            char tsv[256];
-            snprintf(tsv, sizeof tsv, "t\tbug\t*\t%s\tx\tv\tr\tc\n", yes[i]);
-            CHECK(scn_known_bugs_load(tsv, strlen(tsv), err2, sizeof err2) == 1, "%s", err2);
-            CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "y", "x") >= 0, "term %s should match", yes[i]);
-        }
-        for (size_t i = 0; no[i]; i++) {
-            char tsv[256];
-            snprintf(tsv, sizeof tsv, "t\tbug\t*\t%s\tx\tv\tr\tc\n", no[i]);
-            CHECK(scn_known_bugs_load(tsv, strlen(tsv), err2, sizeof err2) == 1, "%s", err2);
-            CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "y", "x") < 0, "term %s should not match", no[i]);
-        }
-        struct scn_case *w = parse("\"%1$hhu%1$X\" uint:300");
-        struct scn_culprit whole = { .ret_a = 1, .ret_b = 1 };
-        const char *sh = "t\tbug\t*\tsharedarg\tx\tv\tr\tc\n";
-        CHECK(scn_known_bugs_load(sh, strlen(sh), err2, sizeof err2) == 1, "%s", err2);
-        CHECK(scn_rule_find(SCN_DIALECT_ISO, w, &whole, "y", "x") >= 0, "sharedarg");
-        (void)r;
+/* the pattern terms of known bugs */
+static void test_pattern_terms(void)
+{
+    struct scn_rule r = { .id = "t", .kind = SCN_RULE_KNOWN_BUG, .dialect = -1, .targets = "x" };
+    struct scn_case *c = parse("\"%1$0*2$f\" double:0x1p+0 int:-9");
+    struct scn_spec sp[4];
+    scn_scan_specs(c, SCN_DIALECT_ISO, sp, 4);
+    struct scn_culprit k = { .s = &sp[0], .ret_a = 1, .ret_b = 1 };
+    const char *yes[] = { "positional", "width<0", "flag=0&conv=f", "len=-", NULL };
+    const char *no[] = { "len=w", "flag=-", "sharedarg", "argpos>2", NULL };
+    char err2[200];
+    for (size_t i = 0; yes[i]; i++) {
+        char tsv[256];
+        snprintf(tsv, sizeof tsv, "t\tbug\t*\t%s\tx\tv\tr\tc\n", yes[i]);
+        CHECK(scn_known_bugs_load(tsv, strlen(tsv), err2, sizeof err2) == 1, "%s", err2);
+        CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "y", "x") >= 0, "term %s should match", yes[i]);
     }
+    for (size_t i = 0; no[i]; i++) {
+        char tsv[256];
+        snprintf(tsv, sizeof tsv, "t\tbug\t*\t%s\tx\tv\tr\tc\n", no[i]);
+        CHECK(scn_known_bugs_load(tsv, strlen(tsv), err2, sizeof err2) == 1, "%s", err2);
+        CHECK(scn_rule_find(SCN_DIALECT_ISO, c, &k, "y", "x") < 0, "term %s should not match", no[i]);
+    }
+    struct scn_case *w = parse("\"%1$hhu%1$X\" uint:300");
+    struct scn_culprit whole = { .ret_a = 1, .ret_b = 1 };
+    const char *sh = "t\tbug\t*\tsharedarg\tx\tv\tr\tc\n";
+    CHECK(scn_known_bugs_load(sh, strlen(sh), err2, sizeof err2) == 1, "%s", err2);
+    CHECK(scn_rule_find(SCN_DIALECT_ISO, w, &whole, "y", "x") >= 0, "sharedarg");
+    (void)r;
+}
 
-    /* a failure that needs a conversion the target is known to lack is that
-     * known gap's, whatever else the case holds (scn_rootcause_lacking) */
-    {
-        static const char *const with_L[] = { "\"%Lf%d\" ldouble:0x0p+0 int:5", "\"x%Le %+i|\" ldouble:0x0p+0 int:-7",
-                                              "\"%Lg%s\" ldouble:0x0p+0 str:\"abc\"" };
-        bad = &lackL;
-        CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
-        const struct scn_rootcause *l = root_cause(with_L[0]);
-        CHECK(l && !l->rule && !strcmp(l->signature, "differential:%f%d:good~lackL:divergence"), "%s",
+/* a failure that needs a conversion the target is known to lack is that
+ * known gap's, whatever else the case holds (scn_rootcause_lacking) */
+static void test_known_gap(void)
+{
+    char err[300];
+    static const char *const with_L[] = { "\"%Lf%d\" ldouble:0x0p+0 int:5", "\"x%Le %+i|\" ldouble:0x0p+0 int:-7",
+                                          "\"%Lg%s\" ldouble:0x0p+0 str:\"abc\"" };
+    bad = &lackL;
+    CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
+    const struct scn_rootcause *l = root_cause(with_L[0]);
+    CHECK(l && !l->rule && !strcmp(l->signature, "differential:%f%d:good~lackL:divergence"), "%s",
+          l ? l->signature : "(agree)");
+    const char *gap = "lack-L\tgap\tiso\tlen=L\tlackL\tlackL 1.0\t\"%Lf%d\" ldouble:0x0p+0 int:1\ttest: no long double\n";
+    CHECK(scn_known_bugs_load(gap, strlen(gap), err, sizeof err) == 1, "%s", err);
+    for (size_t i = 0; i < sizeof with_L / sizeof with_L[0]; i++) {
+        l = root_cause(with_L[i]);
+        CHECK(l && !strcmp(l->signature, "differential:lack-L:good~lackL:known-gap"), "%s: %s", with_L[i],
               l ? l->signature : "(agree)");
-        const char *gap = "lack-L\tgap\tiso\tlen=L\tlackL\tlackL 1.0\t\"%Lf%d\" ldouble:0x0p+0 int:1\ttest: no long double\n";
-        CHECK(scn_known_bugs_load(gap, strlen(gap), err, sizeof err) == 1, "%s", err);
-        for (size_t i = 0; i < sizeof with_L / sizeof with_L[0]; i++) {
-            l = root_cause(with_L[i]);
-            CHECK(l && !strcmp(l->signature, "differential:lack-L:good~lackL:known-gap"), "%s: %s", with_L[i],
-                  l ? l->signature : "(agree)");
-        }
-        /* a %L conversion the failure does not need is dropped first: the gap does not take it */
-        bad = &plus;
-        const char *plus_too = "lack-L\tgap\tiso\tlen=L\tplus\tplus 1.0\t\"%Lf\" ldouble:0x0p+0\ttest\n";
-        CHECK(scn_known_bugs_load(plus_too, strlen(plus_too), err, sizeof err) == 1, "%s", err);
-        l = root_cause("\"%Lf %+d\" ldouble:0x0p+0 int:5");
-        CHECK(l && !strcmp(l->signature, want), "%s", l ? l->signature : "(agree)");
-        /* the same for a death (no outputs to compare): the crash of "%Lf%n" is the gap's */
-        static struct scn_rootcause dead;
-        CHECK(scn_known_bugs_load(gap, strlen(gap), err, sizeof err) == 1, "%s", err);
-        scn_rootcause_by(parse("\"%Lf%n\" ldouble:0x0p+0 n:int"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
-                         "memory-safety", &dead);
-        CHECK(!strcmp(dead.signature, "crash:lack-L:lackL:known-gap"), "%s", dead.signature);
-        const struct scn_rule *kr = scn_rootcause_known(parse("\"%Lf%n\" ldouble:0x0p+0 n:int"), SCN_DIALECT_ISO,
-                                                        "lackL", "crash");
-        CHECK(kr && !strcmp(kr->id, "lack-L"), "scn_rootcause_known of a crash: %s", kr ? kr->id : "none");
-        /* ... and one conversion alone is not merged: its rule says which oracles it explains */
-        scn_rootcause_by(parse("\"%Lf\" ldouble:0x0p+0"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
-                         "memory-safety", &dead);
-        CHECK(!strcmp(dead.signature, "crash:%f:lackL:memory-safety"), "%s", dead.signature);
-        CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
     }
+    /* a %L conversion the failure does not need is dropped first: the gap does not take it */
+    bad = &plus;
+    const char *plus_too = "lack-L\tgap\tiso\tlen=L\tplus\tplus 1.0\t\"%Lf\" ldouble:0x0p+0\ttest\n";
+    CHECK(scn_known_bugs_load(plus_too, strlen(plus_too), err, sizeof err) == 1, "%s", err);
+    l = root_cause("\"%Lf %+d\" ldouble:0x0p+0 int:5");
+    CHECK(l && !strcmp(l->signature, want), "%s", l ? l->signature : "(agree)");
+    /* the same for a death (no outputs to compare): the crash of "%Lf%n" is the gap's */
+    static struct scn_rootcause dead;
+    CHECK(scn_known_bugs_load(gap, strlen(gap), err, sizeof err) == 1, "%s", err);
+    scn_rootcause_by(parse("\"%Lf%n\" ldouble:0x0p+0 n:int"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
+                     "memory-safety", &dead);
+    CHECK(!strcmp(dead.signature, "crash:lack-L:lackL:known-gap"), "%s", dead.signature);
+    const struct scn_rule *kr = scn_rootcause_known(parse("\"%Lf%n\" ldouble:0x0p+0 n:int"), SCN_DIALECT_ISO,
+                                                    "lackL", "crash");
+    CHECK(kr && !strcmp(kr->id, "lack-L"), "scn_rootcause_known of a crash: %s", kr ? kr->id : "none");
+    /* ... and one conversion alone is not merged: its rule says which oracles it explains */
+    scn_rootcause_by(parse("\"%Lf\" ldouble:0x0p+0"), SCN_DIALECT_ISO, NULL, NULL, 0, "lackL", "crash",
+                     "memory-safety", &dead);
+    CHECK(!strcmp(dead.signature, "crash:%f:lackL:memory-safety"), "%s", dead.signature);
+    CHECK(scn_known_bugs_load("", 0, err, sizeof err) == 0, "%s", err);
+}
 
-    /* a failure that needs a flag and a * argument, any of them, and a later
-     * conversion, any of them: one shape (reduce.c: the first flag that
-     * still fails, a * precision as a * width, other conversions as %d) */
-    {
-        static const char *const skips[] = { "\"%1$+*2$d%3$d\" int:7 int:2 int:9",
-                                             "\"%1$ .*2$f|%3$s\" double:0x1p+0 int:2 str:\"ab\"",
-                                             "\"%#.*x and %p\" int:3 uint:255 ptr:0x10",
-                                             "\"%2$-*1$e%3$a\" int:4 double:0x1p+0 double:0x1p+1" };
-        bad = &skip;
-        for (size_t i = 0; i < sizeof skips / sizeof skips[0]; i++) {
-            const struct scn_rootcause *sk = root_cause(skips[i]);
-            CHECK(sk && !strcmp(sk->signature, "differential:%-*d%d:good~skip:divergence"), "%s: %s", skips[i],
-                  sk ? sk->signature : "(agree)");
-        }
-        bad = &plus;
+/* a failure that needs a flag and a * argument, any of them, and a later
+ * conversion, any of them: one shape (reduce.c: the first flag that still
+ * fails, a * precision as a * width, other conversions as %d) */
+static void test_skip_shape(void)
+{
+    static const char *const skips[] = { "\"%1$+*2$d%3$d\" int:7 int:2 int:9",
+                                         "\"%1$ .*2$f|%3$s\" double:0x1p+0 int:2 str:\"ab\"",
+                                         "\"%#.*x and %p\" int:3 uint:255 ptr:0x10",
+                                         "\"%2$-*1$e%3$a\" int:4 double:0x1p+0 double:0x1p+1" };
+    bad = &skip;
+    for (size_t i = 0; i < sizeof skips / sizeof skips[0]; i++) {
+        const struct scn_rootcause *sk = root_cause(skips[i]);
+        CHECK(sk && !strcmp(sk->signature, "differential:%-*d%d:good~skip:divergence"), "%s: %s", skips[i],
+              sk ? sk->signature : "(agree)");
     }
+    bad = &plus;
+}
 
-    /* a record is never cut: a 100 KB output is written whole */
-    {
-        static struct scn_rootcause big;
-        memcpy(&big.reduced, parse("\"%s\" str:\"x\""), sizeof big.reduced);
-        big.klass = "divergence";
-        snprintf(big.targets, sizeof big.targets, "good~plus");
-        scn_rootcause_sign(&big, "differential", SCN_DIALECT_ISO);
-        static unsigned char out[100000];
-        memset(out, 'z', sizeof out);
-        struct scn_out_view ov[1] = { { "good", (int)sizeof out, 1, out, sizeof out } };
-        struct scn_record r = { "fuzz", "test", "differential", &big, NULL, SCN_DIALECT_ISO, "d", NULL, NULL, 0,
-                                -1, ov, 1, NULL };
-        size_t n;
-        const char *j = scn_record_json(&r, &n);
-        CHECK(n > sizeof out && !strcmp(j + n - 2, "}}"), "record of %zu bytes", n);
-        CHECK(strstr(j, "\"signature\":\"differential:%s:good~plus:divergence\"") != NULL, "%.200s", j);
-    }
+/* a record is never cut: a 100 KB output is written whole */
+static void test_record_never_cut(void)
+{
+    static struct scn_rootcause big;
+    memcpy(&big.reduced, parse("\"%s\" str:\"x\""), sizeof big.reduced);
+    big.klass = "divergence";
+    snprintf(big.targets, sizeof big.targets, "good~plus");
+    scn_rootcause_sign(&big, "differential", SCN_DIALECT_ISO);
+    static unsigned char out[100000];
+    memset(out, 'z', sizeof out);
+    struct scn_out_view ov[1] = { { "good", (int)sizeof out, 1, out, sizeof out } };
+    struct scn_record r = { "fuzz", "test", "differential", &big, NULL, SCN_DIALECT_ISO, "d", NULL, NULL, 0,
+                            -1, ov, 1, NULL };
+    size_t n;
+    const char *j = scn_record_json(&r, &n);
+    CHECK(n > sizeof out && !strcmp(j + n - 2, "}}"), "record of %zu bytes", n);
+    CHECK(strstr(j, "\"signature\":\"differential:%s:good~plus:divergence\"") != NULL, "%.200s", j);
+}
 
+int main(void)
+{
+    test_one_bug_many_shapes();
+    test_known_bug_entries();
+    test_shapes();
+    test_pattern_terms();
+    test_known_gap();
+    test_skip_shape();
+    test_record_never_cut();
     return check_summary("test_rootcause");
 }
