@@ -151,10 +151,15 @@ static size_t write_record(const struct fz_config *cfg, const struct scn_case *o
     char sigkey[sizeof rc->signature + 8];
     snprintf(sigkey, sizeof sigkey, "signed:%s", rc->signature);
     if (run_mode == FZ_MODE_FUZZ && !scn_seen_first(sigkey)) return (size_t)fatal;
-    struct scn_record r = { run_mode == FZ_MODE_REPLAY ? "replay" : "fuzz",
-                            run_mode == FZ_MODE_REPLAY ? "scn-replay" : cfg->name,
-                            oracle, rc, original, cur_dialect, detail, target, family, size,
-                            run_mode == FZ_MODE_REPLAY ? -1 : (long long)exec_count, ov, nov, NULL };
+    int replaying = run_mode == FZ_MODE_REPLAY;
+    struct scn_record r = scn_record_new(replaying ? "replay" : "fuzz", replaying ? "scn-replay" : cfg->name, oracle,
+                                         rc, original, cur_dialect, detail);
+    r.target = target;
+    r.family = family;
+    r.size = size;
+    r.execs = replaying ? -1 : (long long)exec_count;
+    r.outs = ov;
+    r.nouts = nov;
     if (findings_fp && scn_record_write(fileno(findings_fp), &r)) {
         perror("scnfuzz: writing a finding to SCN_FINDINGS");
         exit(2); /* a finding that cannot be recorded must not be lost silently */

@@ -207,8 +207,8 @@ static void report_death(struct scn_case *c, enum scn_dialect d, const char *whe
         scn_jbuf_str(&extra, ",\"where\":");
         scn_jbuf_json(&extra, where, strlen(where));
     }
-    struct scn_record r = { "replay", "scn-replay", oracle, &rc, c, d, detail, NULL, NULL, 0, -1, NULL, 0,
-                            extra.n ? extra.p : NULL };
+    struct scn_record r = scn_record_new("replay", "scn-replay", oracle, &rc, c, d, detail);
+    r.extra = extra.n ? extra.p : NULL;
     static char text[SCN_CASE_MAX_FMT * 4 + SCN_CASE_ARENA * 12 + 4096];
     scn_case_format(c, text, sizeof text);
     printf("  %s: %s: case %s: %s; finding %s\n", oracle, where, text, detail, rc.signature);

@@ -81,6 +81,15 @@ static void member(struct scn_jbuf *b, const char *name, const char *value)
 
 /* ------------------------------------------------------------ the record */
 
+struct scn_record scn_record_new(const char *source, const char *program, const char *oracle,
+                                 const struct scn_rootcause *rc, const struct scn_case *original,
+                                 enum scn_dialect dialect, const char *detail)
+{
+    struct scn_record r = { .source = source, .program = program, .oracle = oracle, .rc = rc,
+                            .original = original, .dialect = dialect, .detail = detail, .execs = -1 };
+    return r;
+}
+
 const char *scn_record_json(const struct scn_record *r, size_t *len)
 {
     static struct scn_jbuf b;

@@ -40,6 +40,13 @@ struct scn_record {
     const char *extra;           /* more members, rendered (",\"category\":\"x\""), or NULL */
 };
 
+/* The one way a record is made: its members every record has, the optional
+ * ones (target, family, size for per-size oracle findings; execs for a
+ * fuzzer; outs; extra) empty, execs -1, for the caller to set by name. */
+struct scn_record scn_record_new(const char *source, const char *program, const char *oracle,
+                                 const struct scn_rootcause *rc, const struct scn_case *original,
+                                 enum scn_dialect dialect, const char *detail);
+
 /* The JSON object of r (no newline), in a buffer owned here that grows as
  * needed (no output is ever cut), valid until the next call. */
 const char *scn_record_json(const struct scn_record *r, size_t *len);

@@ -210,10 +210,16 @@ static const char *finding_json(const struct scn_target *t, const struct scn_cor
     scn_jbuf_str(&where, file);
     scn_jbuf_str(&where, t2);
     scn_jbuf_json(&extra, where.p, where.n);
-    struct scn_record r = { "conform", "scn-conform", f ? f->oracle : oracle, &rc, &e->c, d,
-                            f ? f->detail : "the output differs from the corpus expectation",
-                            f ? t->name : NULL, f ? scn_family_name(f->family) : NULL, f ? (long)f->size : 0,
-                            -1, ov, nov, extra.p };
+    struct scn_record r = scn_record_new("conform", "scn-conform", f ? f->oracle : oracle, &rc, &e->c, d,
+                                         f ? f->detail : "the output differs from the corpus expectation");
+    if (f) { /* a per-size oracle's: where it fired */
+        r.target = t->name;
+        r.family = scn_family_name(f->family);
+        r.size = (long)f->size;
+    }
+    r.outs = ov;
+    r.nouts = nov;
+    r.extra = extra.p;
     size_t n;
     return scn_record_json(&r, &n);
 }

@@ -65,8 +65,10 @@ static void emit(const struct scn_case *c, const char *oracle, const struct scn_
     const struct scn_target *t[2] = { &scn_target_ref, libc_t };
     struct scn_out_view ov[2];
     scn_record_outputs(t, 2, &shown, ov);
-    struct scn_record r = { "exec", "scn-exec-fuzz", oracle, rc, c, SCN_DIALECT_ISO, detail, NULL, NULL, 0,
-                            (long long)execs, ov, 2, NULL };
+    struct scn_record r = scn_record_new("exec", "scn-exec-fuzz", oracle, rc, c, SCN_DIALECT_ISO, detail);
+    r.execs = (long long)execs;
+    r.outs = ov;
+    r.nouts = 2;
     if (scn_record_write(1, &r)) exit(2);
 }
 
