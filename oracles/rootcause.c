@@ -212,9 +212,14 @@ const struct scn_rule *scn_rootcause_lacking(const struct scn_case *reduced, enu
 {
     static struct scn_spec sp[SCN_MAX_SPECS];
     static struct scn_case sub;
-    size_t n = scn_scan_specs(reduced, d, sp, SCN_MAX_SPECS), valid = 0;
-    for (size_t i = 0; i < n; i++) valid += !sp[i].invalid && sp[i].conv != '%';
-    if (valid < 2) return NULL;
+    size_t n = scn_scan_specs(reduced, d, sp, SCN_MAX_SPECS), valid = 0, invalid = 0;
+    for (size_t i = 0; i < n; i++) {
+        valid += !sp[i].invalid && sp[i].conv != '%';
+        invalid += sp[i].invalid;
+    }
+    /* an invalid specification the reduced case still needs is a second
+     * piece too: stb's "%F%y...%n" dies of the %F it lacks, as "%F%n" does */
+    if (valid + invalid < 2 || !valid) return NULL;
     for (size_t i = 0; i < n; i++) {
         if (sp[i].invalid || sp[i].conv == '%' || scn_spec_subcase(reduced, &sp[i], &sub)) continue;
         const struct scn_rule *r = scn_rootcause_known_at(&sub, d, target, "differential", 0, 0);

@@ -250,3 +250,30 @@ def test_a_difference_met_by_conformance_and_the_campaign_is_one_root_cause():
         dict(out[0], oracle="differential"))
     assert matrix._sig_parts("differential:%1$s:x:ref~t:divergence") == ("differential", "%1$s:x", "ref~t",
                                                                         "divergence")
+
+
+def test_campaign_deaths_signed_by_frame_are_signed_by_their_reduced_case(tmp_path):
+    """libFuzzer's process dies of stb's %F (not implemented, its double not
+    consumed: a later %n stores through the wrong argument) and the campaign
+    signs it by the frame; scn-conform reduces it to "%F%n", the row stb-no-F.
+    A frame-signed death whose case no longer dies keeps its frame, and so do
+    records that are not frame-signed deaths."""
+    from scnfuzz import matrix_deaths
+    if "stb" not in _matrix_targets():
+        pytest.fail("matrix target stb is not built (libstb-dev: bash ci/setup.sh)", pytrace=False)
+    frame = "crash:fuzz_matrix~stb:stb_sprintf.h:615:10"
+    recs = [{"oracle": "crash", "classification": "crash", "signature": frame, "source": "fuzz",
+             "case": '"[%- #20.3F%n%g" double:-0x1.109400713852ap+67 n:int double:0x0p+0 @28', "detail": "UBSan"},
+            {"oracle": "crash", "classification": "crash", "signature": frame, "source": "fuzz",
+             "case": '"%d" int:1', "detail": "UBSan"},
+            {"oracle": "differential", "classification": "divergence", "signature": "differential:%f:ref~stb:divergence",
+             "case": '"%F" double:0x0p+0'}]
+    (tmp_path / "findings.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    done, kept = matrix_deaths.resign(tmp_path, "stb", "fuzz_matrix",
+                                      conform=find_binary("scn-conform", "programs"))
+    assert (done, kept) == (1, 1)
+    got = [json.loads(l) for l in (tmp_path / "findings.jsonl").read_text().splitlines()]
+    assert got[0]["signature"] == "crash:stb-no-F:stb:known-bug", got[0]
+    assert got[0]["frame_signature"] == frame and got[0]["original_case"] == recs[0]["case"]
+    assert "%F" in got[0]["case"] and "%n" in got[0]["case"] and got[0]["rule"]["id"] == "stb-no-F"
+    assert got[1:] == recs[1:]

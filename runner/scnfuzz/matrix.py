@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 
-from . import build, campaign, children, matrix_promises, report, report_model
+from . import build, campaign, children, matrix_deaths, matrix_promises, report, report_model
 from . import targets as tg
 from .errors import SetupError, UsageError
 from .progress import Progress
@@ -216,6 +216,8 @@ class Matrix:
             st["exit"].append(rc)
             if step == "conform":
                 self.promises(t, sub, st)
+            if step == "fuzz" and CORE.get(name, FUZZER) == FUZZER and name not in EXEC_DRIVERS and not self.stopping:
+                self.resign_deaths(name, sub, st)
             if rc not in (0, 1, 130):  # 0/1: no / a new bug root cause (not certified); 130: stopped by us
                 # (the campaign still runs after a conformance run that failed: it has
                 # its own crash handling, and what it finds is the implementation's)
@@ -239,6 +241,15 @@ class Matrix:
             matrix_promises.measure(sub, t, results)
         except Exception as ex:  # (a missing sub-run): the table says "-" for it
             st.setdefault("errors", []).append(f"promises: {type(ex).__name__}: {ex}")
+
+    def resign_deaths(self, name, sub, st):
+        """The campaign's crashes and hangs signed by a frame, signed again
+        by the case they reduce to (matrix_deaths)."""
+        try:
+            done, kept = matrix_deaths.resign(sub, name, FUZZER)
+            st["deaths_resigned"] = {"by_case": done, "by_frame": kept}
+        except Exception as ex:  # (no scn-conform, a torn file): the frames stay
+            st.setdefault("errors", []).append(f"deaths: {type(ex).__name__}: {ex}")
 
     def stop(self):
         """Ctrl-C / SIGTERM: each running child stops as its own Ctrl-C makes it
