@@ -257,3 +257,10 @@ def test_one_row_for_the_shapes_of_one_bug(scn_conform):
     assert _replay_signatures("curl", '"%+01.*e" int:0 double:0x0p+0') == []
     sigs = _replay_signatures("stb", '"%F|%d" double:0x1p+0 int:7')
     assert "differential:stb-no-F:ref~stb:known-bug" in sigs, sigs
+    # stb's negative * width in three conversions, uClibc's dropped space in two
+    for t, row, cases in [("stb", "stb-neg-width", ['"%*d" int:-2 int:0', '"%*c" int:-2 int:0', '"%*f" int:-11 double:0x0p+0']),
+                          ("uclibc", "uclibc-neg-width-space", ['"% *d" int:-1 int:0', '"% *a" int:-1 double:0x0p+0'])]:
+        if t in built:
+            for case in cases:
+                sigs = [s for s in _replay_signatures(t, case) if "size0" not in s]
+                assert sigs == [f"differential:{row}:ref~{t}:known-bug"], (case, sigs)
