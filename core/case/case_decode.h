@@ -89,6 +89,7 @@ struct dctx {
     char conv[32]; /* a conversion item's op % nconv picks one */
 };
 
+/* an ASCII letter or digit (what may not follow a kernel %p form unseparated) */
 static inline int scn_dec_is_alnum(unsigned ch)
 {
     return (ch >= '0' && ch <= '9') || ((ch | 32) >= 'a' && (ch | 32) <= 'z');
