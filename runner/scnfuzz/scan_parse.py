@@ -141,7 +141,7 @@ class FileScan:
     def _mine(self, f):
         name = f.name
         if name not in self._mine_cache:
-            self._mine_cache[name] = name == self.path or os.path.realpath(name) == self.real
+            self._mine_cache[name] = name == self.path or _realpath(name) == self.real
         return self._mine_cache[name]
 
     def line_text(self, line):
@@ -219,6 +219,15 @@ class FileScan:
 
 
 _TEXTS = {}  # header bytes, per parser process
+_REAL = {}  # file name -> its realpath, per parser process (the same headers come back with each file)
+
+
+def _realpath(name):
+    r = _REAL.get(name)
+    if r is None:
+        r = _REAL[name] = os.path.realpath(name)
+    return r
+
 _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*|0[xX][0-9a-fA-F]+|[0-9]+|\S")
 
 

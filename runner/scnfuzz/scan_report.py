@@ -145,9 +145,23 @@ def model(argv, files, calls, findings, profile, failed, seconds, parse_errors):
 
 def write(run_path, m):
     run_path = pathlib.Path(run_path)
-    runs.write_atomic(run_path / "report.json", json.dumps(m, indent=1) + "\n")
+    runs.write_atomic(run_path / "report.json", dumps_report(m))
     runs.write_atomic(run_path / "report.md", markdown(m))
     runs.write_atomic(run_path / "report.sarif", json.dumps(to_sarif(m), indent=1) + "\n")
+
+
+def dumps_report(m):
+    """report.json's text: the same JSON as json.dumps(m, indent=1), each call
+    site and finding on one line (the indenting encoder is pure Python: on the
+    20,000 call sites of drivers/scsi it took a second and a half)."""
+    out = []
+    for k, v in m.items():
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            body = "[\n" + ",\n".join("  " + json.dumps(x) for x in v) + "\n ]"
+        else:
+            body = json.dumps(v)
+        out.append(f" {json.dumps(k)}: {body}")
+    return "{\n" + ",\n".join(out) + "\n}\n"
 
 
 def profile_table(m, limit=None):
