@@ -4,6 +4,7 @@
 #include "rootcause.h"
 
 #include "finding.h"
+#include "rule_terms.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,26 +189,6 @@ const struct scn_rule *scn_rootcause_known(const struct scn_case *reduced, enum 
     return r ? r : scn_rootcause_lacking(reduced, d, target);
 }
 
-/* Terms that look at the outputs or at the whole case, not at one
- * specification's form: a rule with one of them says nothing of a
- * specification checked alone, without outputs. (oracle= is not one: the
- * specification alone is checked as a differential, so a rule that lists
- * the differential among its oracles still judges it by its form.) */
-static int by_form_alone(const struct scn_rule *r)
-{
-    static const char *const output_terms[] = { "hexvalue", "nanform", "digitsonly", "fraczeros", "signdropped",
-                                                "pspelling", "ret<0", "dies", "size=", "whole", "sharedarg",
-                                                "argpos>", "posnflagstar", NULL };
-    for (const char *p = r->pattern; *p;) {
-        const char *e = strchr(p, '&');
-        size_t l = e ? (size_t)(e - p) : strlen(p);
-        for (size_t i = 0; output_terms[i]; i++)
-            if (!strncmp(p, output_terms[i], strlen(output_terms[i])) && l >= strlen(output_terms[i])) return 0;
-        p += l + (e != NULL);
-    }
-    return 1;
-}
-
 const struct scn_rule *scn_rootcause_lacking(const struct scn_case *reduced, enum scn_dialect d, const char *target)
 {
     static struct scn_spec sp[SCN_MAX_SPECS];
@@ -223,7 +204,11 @@ const struct scn_rule *scn_rootcause_lacking(const struct scn_case *reduced, enu
     for (size_t i = 0; i < n; i++) {
         if (sp[i].invalid || sp[i].conv == '%' || scn_spec_subcase(reduced, &sp[i], &sub)) continue;
         const struct scn_rule *r = scn_rootcause_known_at(&sub, d, target, "differential", 0, 0);
-        if (r && by_form_alone(r)) return r;
+        /* a rule with a term that looks at the outputs, the whole case or the
+         * finding says nothing of a specification checked alone, without outputs
+         * (oracle= aside: it is checked as a differential, so a rule that lists
+         * the differential among its oracles still judges it by its form) */
+        if (r && scn_terms_by_form_alone(r)) return r;
     }
     return NULL;
 }

@@ -5,7 +5,8 @@
  *   and gaps     feature it lacks (kind "gap"), recorded with the versions,
  *                a reproducer and the upstream report or clause
  *                (classifications "known-bug" / "known-gap").
- * One pattern language for both (see the header of allowances.tsv). Both
+ * One pattern language for both: terms joined by '&', all of which must
+ * hold (the table of terms: oracles/rule_terms.c, `scn-conform --list-terms`). Both
  * files are compiled in (the build embeds them) and can be replaced at run
  * time (scn_*_load*, env SCN_ALLOWANCES / SCN_KNOWN_BUGS read at the first
  * use). A broken table is a set-up error: the message names file and line
@@ -26,6 +27,15 @@ extern "C" {
 /* in increasing severity: a pair's verdict takes the worst rule of its culprits */
 enum scn_rule_kind { SCN_RULE_ALLOWANCE = 0, SCN_RULE_KNOWN_GAP = 1, SCN_RULE_KNOWN_BUG = 2 };
 
+/* One term of a rule's pattern, compiled when the table is loaded
+ * (oracles/rule_terms.c): which term, and its value (pattern[off, off+len),
+ * as a number when it is one). */
+struct scn_rule_term {
+    unsigned char def, off, len;
+    long num;
+};
+#define SCN_RULE_MAX_TERMS 12
+
 struct scn_rule {
     char id[48];
     int kind;              /* enum scn_rule_kind */
@@ -37,6 +47,8 @@ struct scn_rule {
     char signature[120];   /* known bugs: what the reproducer is signed as, "oracle:shape:target"
                               (tests/test_known_bugs.py replays it); "" when the table has none */
     char citation[480];
+    struct scn_rule_term terms[SCN_RULE_MAX_TERMS]; /* the pattern, compiled */
+    unsigned char nterms;
 };
 
 /* "allowance", "known-bug", "known-gap" */

@@ -9,6 +9,8 @@
  *                                 conventions: tab-separated; every group)
  *   scn-conform --list-oracles   (the oracle registry, oracles/oracles.def: name, class, stage,
  *                                 promise, what it checks: tab-separated)
+ *   scn-conform --list-terms     (the terms of the rules' patterns, oracles/rule_terms.c: name, what
+ *                                 it looks at, doc: tab-separated)
  *   scn-conform --features       (case lines on stdin -> {"case","features","syntax"} lines)
  *
  * --exec PATH: the executor at PATH (programs/exec/scn_exec.c built with any
@@ -85,6 +87,7 @@
 #include "mutant_switch.h"
 #include "oracle.h"
 #include "oracle_registry.h"
+#include "rule_terms.h"
 #include "rootcause.h"
 #include "spec.h"
 #include "target.h"
@@ -539,6 +542,7 @@ static void usage(void)
                     "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
                     "       scn-conform --list-targets\n"
                     "       scn-conform --list-oracles\n"
+                    "       scn-conform --list-terms\n"
                     "       scn-conform --features < CASES\n");
     exit(2);
 }
@@ -778,6 +782,9 @@ int main(int argc, char **argv)
             return list_targets();
         } else if (!strcmp(a, "--list-oracles")) {
             scn_oracles_print();
+            return 0;
+        } else if (!strcmp(a, "--list-terms")) {
+            scn_terms_print();
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "scn-conform: unknown option '%s'\n", a);

@@ -1,0 +1,360 @@
+/* What an output may differ in and still be right: the predicates of the
+ * rules' output terms (hexvalue, digitsonly, fraczeros, signdropped,
+ * nanform, pspelling, nullform). See rule_outputs.h. */
+#define _GNU_SOURCE
+#include "rule_outputs.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rule_form.h"
+#include "scn/ref_printf.h"
+#include "spec.h"
+
+int scn_out_hex_ok(const unsigned char *out, size_t len, long double v, long prec, long w, unsigned flags)
+{
+    size_t a = 0, b = len;
+    while (a < b && out[a] == ' ') a++;
+    while (b > a && out[b - 1] == ' ') b--;
+    if (a == b) return 0;
+    size_t sp = (flags & SCN_FL_SPACE) && !(flags & SCN_FL_PLUS) && !signbit(v);
+    if (a < sp) return 0;
+    size_t pad = a - sp + (len - b);
+    if (len < (size_t)(w > 0 ? w : 0) || (pad && len != (size_t)w)) return 0;
+    if ((flags & SCN_FL_MINUS) ? a != sp : (b != len || ((flags & SCN_FL_ZERO) && a != sp))) return 0;
+    char small[256], *t = b - a < sizeof small ? small : malloc(b - a + 1);
+    if (!t) return 0;
+    memcpy(t, out + a, b - a);
+    t[b - a] = 0;
+    int ok = 0;
+    const char *q = t;
+    if (*q == '-' || *q == '+') q++;
+    if (q[0] == '0' && (q[1] | 32) == 'x') {
+        /* mantissa and exponent apart: "0x2.0p+16383" is 2^16384, which no
+         * long double holds, yet the correctly rounded %.1La of a value just
+         * below LDBL_MAX; v is scaled by the exponent instead (exact) */
+        char *pe = strpbrk(q, "pP"), *end;
+        /* without a precision, "sufficient for an exact representation":
+         * no zero after the last digit that the value needs */
+        const char *point = pe ? memchr(q, '.', (size_t)(pe - q)) : NULL;
+        if (pe && prec < 0 && point && pe[-1] == '0') pe = NULL;
+        if (pe) {
+            *pe = 0;
+            long double m = strtold(t, &end);
+            int whole = end == pe;
+            long e = strtol(pe + 1, &end, 10);
+            if (whole && end != pe + 1 && !*end && signbit(m) == signbit(v) && e > -20000 && e < 20000) {
+                long double vs = ldexpl(v, (int)-e);
+                long double half = ldexpl(1.0L, (int)(-4 * prec - 1));
+                /* a tie goes to the even last digit (p12 "correctly rounded", the default
+                 * rounding direction: to nearest, ties to even); picolibc rounding ties up
+                 * was a bug fixed upstream (bench/history picolibc-a-round-half-up) */
+                /* (exact first: past 4,100 or so digits half underflows to 0) */
+                ok = m == vs || (prec >= 0 && (fabsl(m - vs) < half ||
+                                               (fabsl(m - vs) == half && fmodl(ldexpl(m, (int)(4 * prec)), 2.0L) == 0)));
+            }
+        }
+    }
+    if (t != small) free(t);
+    return ok;
+}
+
+/* The field of one output: [a, b) without the padding spaces the width w
+ * and the '-' flag put there, 1 when the output is laid out as they say
+ * (only spaces, only up to w, on the right with '-', else on the left;
+ * none on the other side). */
+static int unpad(const unsigned char *out, size_t len, long w, unsigned flags, size_t *a, size_t *b)
+{
+    *a = 0;
+    *b = len;
+    if ((flags & SCN_FL_MINUS) != 0)
+        while (*b > 0 && out[*b - 1] == ' ') --*b;
+    else
+        while (*a < len && out[*a] == ' ') ++*a;
+    /* the space flag's space before a value that has no '-' is its sign,
+     * not padding (C17 7.21.6.1p6) */
+    int space_sign = (flags & SCN_FL_SPACE) && !(flags & SCN_FL_PLUS) && *a < *b && out[*a] != '-' &&
+                     (*a > 0 || out[*a] == ' ');
+    if (space_sign && *a > 0 && !(flags & SCN_FL_MINUS)) --*a;
+    size_t core = *b - *a, want = w > 0 && (size_t)w > core ? (size_t)w : core;
+    return core > 0 && len == want && (out[*a] != ' ' || space_sign) && out[*b - 1] != ' ';
+}
+
+int scn_out_null_ok(const unsigned char *out, size_t len, long prec, long w, unsigned flags)
+{
+    size_t a = 0, b = len;
+    while (a < len && out[a] == ' ') a++;
+    if (a == len) return len == (size_t)(w > 0 ? w : 0);
+    if (!unpad(out, len, w, flags, &a, &b)) return 0;
+    size_t core = b - a;
+    if (prec >= 0 && core > (size_t)prec) return 0;
+    static const char spelled[] = "(null)";
+    if (core <= 6 && !memcmp(out + a, spelled, core))
+        return core == (prec >= 0 && prec < 6 ? (size_t)prec : 6);
+    return 1;
+}
+
+int scn_out_nan_ok(const unsigned char *out, size_t len, int neg, char conv, long w, unsigned flags)
+{
+    size_t a, b;
+    if (!unpad(out, len, w, flags, &a, &b)) return 0;
+    char sign = neg ? '-' : (flags & SCN_FL_PLUS) ? '+' : (flags & SCN_FL_SPACE) ? ' ' : 0;
+    if (sign && out[a++] != sign) return 0;
+    const char *nan = conv >= 'a' ? "nan" : "NAN";
+    if (b - a < 3 || memcmp(out + a, nan, 3)) return 0;
+    a += 3;
+    if (a == b) return 1;
+    if (out[a] != '(' || out[b - 1] != ')') return 0;
+    for (size_t i = a + 1; i + 1 < b; i++) /* n-char-sequence: digits, letters, _ (7.22.1.3p3) */
+        if (!(out[i] == '_' || (out[i] >= '0' && out[i] <= '9') || ((out[i] | 32) >= 'a' && (out[i] | 32) <= 'z')))
+            return 0;
+    return 1;
+}
+
+int scn_out_pointer_ok(const unsigned char *out, size_t len, long w, unsigned flags, int prec,
+                      const struct scn_arg *val)
+{
+    size_t a, b;
+    if (prec || (flags & (SCN_FL_ZERO | SCN_FL_HASH))) return len > 0;
+    if (!unpad(out, len, w, flags, &a, &b)) return 0;
+    if (!val || val->type != SCN_ARG_PTR || val->is_null) return 1;
+    char hex[24];
+    size_t n = (size_t)snprintf(hex, sizeof hex, "%llx", val->v.u);
+    for (size_t i = a; i + n <= b; i++)
+        if (!strncasecmp((const char *)out + i, hex, n)) return 1;
+    return 0;
+}
+
+/* A decimal number: (neg) 0.d[0..n) x 10^e, d[0] != 0 (n == 0: zero); unit
+ * the power of ten of the last digit written. */
+#define DEC_MAX 1200
+struct dec {
+    int neg;
+    size_t n;
+    long e, unit;
+    char d[DEC_MAX];
+};
+
+/* The number an output of %f, %e or %g writes ([-]ddd.ddd[e+dd], padding
+ * spaces or zeros before it): 0, or -1 when it is none. */
+static int dec_parse(const unsigned char *out, size_t len, struct dec *x)
+{
+    size_t i = 0, ip = 0, nd = 0, lead = 0;
+    int point = 0;
+    while (i < len && out[i] == ' ') i++;
+    x->neg = i < len && out[i] == '-';
+    if (i < len && (out[i] == '-' || out[i] == '+')) i++;
+    x->n = 0;
+    for (; i < len; i++) {
+        if (out[i] == '.' && !point) {
+            point = 1;
+            continue;
+        }
+        if (out[i] < '0' || out[i] > '9') break;
+        nd++;
+        ip += !point;
+        if (x->n == 0 && out[i] == '0') { /* before the first nonzero digit */
+            lead++;
+            continue;
+        }
+        if (x->n == DEC_MAX) { /* zeros after the digits kept add nothing (%.4096f of 0.1) */
+            if (out[i] != '0') return -1;
+            continue;
+        }
+        x->d[x->n++] = (char)(out[i] - '0');
+    }
+    if (!nd) return -1;
+    long ex = 0;
+    if (i < len && (out[i] | 32) == 'e') {
+        char t[16];
+        size_t k = 0;
+        for (i++; i < len && out[i] != ' ' && k < sizeof t - 1; i++) t[k++] = (char)out[i];
+        t[k] = 0;
+        char *end;
+        ex = strtol(t, &end, 10);
+        if (end == t || *end) return -1;
+    }
+    while (i < len && out[i] == ' ') i++; /* the padding of '-' */
+    if (i != len) return -1;
+    /* 0.(the nd digits) x 10^(ip + ex): the last digit at the power ip + ex - nd */
+    x->unit = (long)ip + ex - (long)nd;
+    x->e = (long)ip + ex - (long)lead;
+    return 0;
+}
+
+/* |x - y| <= 5 x 10^(p-1): half a unit at the power of ten p */
+static int dec_within_half(const struct dec *x, const struct dec *y, long p)
+{
+    enum { L = 8192 };
+    static signed char dx[L], dy[L];
+    long hi = p, lo = p - 1;
+    const struct dec *v[2] = { x, y };
+    for (int k = 0; k < 2; k++)
+        if (v[k]->n) {
+            if (v[k]->e > hi) hi = v[k]->e;
+            if (v[k]->e - (long)v[k]->n < lo) lo = v[k]->e - (long)v[k]->n;
+        }
+    if (hi - lo + 2 > L) return 0;
+    size_t len = (size_t)(hi - lo + 1);
+    memset(dx, 0, len);
+    memset(dy, 0, len);
+    for (size_t i = 0; i < x->n; i++) dx[x->e - 1 - (long)i - lo] = x->d[i]; /* digit i at power e-1-i */
+    for (size_t i = 0; i < y->n; i++) dy[y->e - 1 - (long)i - lo] = y->d[i];
+    int same_sign = x->neg == y->neg || !x->n || !y->n;
+    if (same_sign) { /* |x| - |y|, the larger first */
+        int cmp = 0;
+        for (size_t i = len; i-- > 0 && !cmp;) cmp = (dx[i] > dy[i]) - (dx[i] < dy[i]);
+        signed char *big = cmp >= 0 ? dx : dy, *small = cmp >= 0 ? dy : dx;
+        int borrow = 0;
+        for (size_t i = 0; i < len; i++) {
+            int t = big[i] - small[i] - borrow;
+            borrow = t < 0;
+            dx[i] = (signed char)(t + (borrow ? 10 : 0));
+        }
+    } else {
+        int carry = 0;
+        for (size_t i = 0; i < len; i++) {
+            int t = dx[i] + dy[i] + carry;
+            carry = t >= 10;
+            dx[i] = (signed char)(t - (carry ? 10 : 0));
+        }
+        if (carry) return 0;
+    }
+    /* compare with 5 at power p-1 */
+    for (size_t i = len; i-- > 0;) {
+        int half = (long)i + lo == p - 1 ? 5 : 0;
+        if (dx[i] != half) return dx[i] < half;
+    }
+    return 1;
+}
+
+/* the reference engine itself, not the target registry: certification
+ * links the oracles without the registry's targets */
+static int call_ref(char *buf, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int r = ref_vsnprintf(buf, cap, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Whether out writes the value v "faithfully": (a) v correctly rounded at
+ * the precision written, a tie either way (C17 7.21.6.1p13: "correctly
+ * rounded"); (b) digits that read back as v itself (a shortest or a limited
+ * form, zeros after the digits that matter: what strtod makes of them is v);
+ * (c) v correctly rounded to DBL_DIG (15) or more significant digits,
+ * zeros written after them (a fixed number of significant digits). */
+static int digits_faithful(const unsigned char *out, size_t len, long double v, int ld, const struct dec *exact)
+{
+    static struct dec x;
+    if (dec_parse(out, len, &x)) return 0;
+    if (x.n && x.neg != (signbit(v) != 0)) return 0;
+    if (dec_within_half(&x, exact, x.unit)) return 1;
+    char t[DEC_MAX + 32];
+    size_t k = 0, a = 0;
+    while (a < len && (out[a] == ' ')) a++;
+    for (size_t i = a; i < len && k < sizeof t - 1; i++) t[k++] = (char)out[i];
+    t[k] = 0;
+    char *end;
+    if (ld ? strtold(t, &end) == v : strtod(t, &end) == (double)v) return 1;
+    size_t sig = x.n; /* significant digits written, the zeros after them left out */
+    while (sig > 0 && x.d[sig - 1] == 0) sig--;
+    return x.n >= 15 && dec_within_half(&x, exact, x.e - (long)(sig > 15 ? sig : 15));
+}
+
+/* The same characters but for digits (the sign, padding spaces, the point
+ * and the exponent letter in the same places). */
+static int same_but_digits(const unsigned char *oa, const unsigned char *ob, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (oa[i] != ob[i] && (oa[i] < '0' || oa[i] > '9' || ob[i] < '0' || ob[i] > '9')) return 0;
+    return 1;
+}
+
+/* Outputs of two lengths whose digits differ in number: %g without '#'
+ * removes trailing zeros ("0.1" and "0.10000000000000001"; "5E-324" and
+ * "4.94066E-324"), and a shortest form can carry into one more integer digit
+ * ("%f" of 1e23: "100000000000000000000000.000000" and
+ * "99999999999999991611392.000000", as many digits after the point). Each
+ * is laid out in its field (spaces, no zeros), with the same sign. */
+static int other_length(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, long w,
+                        unsigned flags, int g)
+{
+    size_t a0, a1, b0, b1;
+    if ((flags & SCN_FL_ZERO) || !unpad(oa, la, w, flags, &a0, &a1) || !unpad(ob, lb, w, flags, &b0, &b1)) return 0;
+    oa += a0, la = a1 - a0, ob += b0, lb = b1 - b0;
+    if ((strchr("+- ", oa[0]) || strchr("+- ", ob[0])) && oa[0] != ob[0]) return 0;
+    const unsigned char *ea = memchr(oa, 'e', la), *eb = memchr(ob, 'e', lb);
+    if (!ea) ea = memchr(oa, 'E', la);
+    if (!eb) eb = memchr(ob, 'E', lb);
+    if (!ea != !eb || (ea && (ea[1] != eb[1] || (*ea != *eb)))) return 0;
+    if (g) return 1;
+    const unsigned char *pa = memchr(oa, '.', la), *pb = memchr(ob, '.', lb); /* the fraction: as long */
+    size_t fa = pa ? (size_t)((ea ? ea : oa + la) - pa) : 0, fb = pb ? (size_t)((eb ? eb : ob + lb) - pb) : 0;
+    return fa == fb;
+}
+
+int scn_out_digits_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, const struct scn_arg *val,
+                       char conv, unsigned flags, long w)
+{
+    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE)) return 0;
+    int ld = val->type == SCN_ARG_LDOUBLE;
+    long double v = ld ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    int g = (conv | 32) == 'g' && !(flags & SCN_FL_HASH);
+    if (!(la == lb && same_but_digits(oa, ob, la)) && !other_length(oa, la, ob, lb, w, flags, g)) return 0;
+    static char buf[DEC_MAX + 64];
+    static struct dec exact;
+    if (call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, v) <= 0 ||
+        dec_parse((const unsigned char *)buf, strlen(buf), &exact))
+        return 0;
+    return digits_faithful(oa, la, v, ld, &exact) && digits_faithful(ob, lb, v, ld, &exact);
+}
+
+/* The sign an output writes (0: none) and its magnitude: [a, b) without
+ * the padding spaces, the sign and the zeros padding before the digits. */
+static char sign_of(const unsigned char *o, size_t l, size_t *a, size_t *b)
+{
+    *a = 0;
+    *b = l;
+    while (*a < *b && o[*a] == ' ') ++*a;
+    while (*b > *a && o[*b - 1] == ' ') --*b;
+    char sign = *a < *b && (o[*a] == '-' || o[*a] == '+') ? (char)o[(*a)++] : 0;
+    while (*b - *a > 1 && o[*a] == '0' && o[*a + 1] >= '0' && o[*a + 1] <= '9') ++*a;
+    return sign;
+}
+
+int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
+{
+    size_t a0, a1, b0, b1;
+    char sa = sign_of(oa, la, &a0, &a1), sb = sign_of(ob, lb, &b0, &b1);
+    int padded = a1 - a0 + (sa != 0) < la || b1 - b0 + (sb != 0) < lb;
+    if (sa != sb || (padded && la != lb)) return 0;
+    oa += a0, la = a1 - a0, ob += b0, lb = b1 - b0;
+    if (la < lb) {
+        const unsigned char *t = oa;
+        oa = ob;
+        ob = t;
+        size_t tl = la;
+        la = lb;
+        lb = tl;
+    }
+    /* oa: d . 0...0 e..., ob: the same without the zeros */
+    if (2 >= la || oa[0] < '1' || oa[0] > '9' || oa[1] != '.') return 0;
+    size_t z = 2, e = z;
+    while (e < la && oa[e] == '0') e++;
+    if (e == z || e == la || (oa[e] | 32) != 'e') return 0;
+    return lb == la - (e - z) && !memcmp(ob, oa, z) && !memcmp(ob + z, oa + e, la - e);
+}
+
+int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
+{
+    size_t a0, a1, b0, b1;
+    char sa = sign_of(oa, la, &a0, &a1), sb = sign_of(ob, lb, &b0, &b1);
+    if ((sa == '-') == (sb == '-')) return 0;
+    return a1 - a0 == b1 - b0 && a1 > a0 && !memcmp(oa + a0, ob + b0, a1 - a0);
+}

@@ -1,0 +1,65 @@
+/* The predicates of the rules' terms that look at two outputs: what an
+ * output may differ in and still be right (rule_outputs.c). */
+#ifndef SCN_RULE_OUTPUTS_H
+#define SCN_RULE_OUTPUTS_H
+
+#include <stddef.h>
+
+#include "case.h"
+
+/* Is out (len bytes) the hexadecimal float v correctly rounded to prec hex
+ * digits after the point (a tie to the even digit; prec < 0: exactly v, with
+ * no trailing zero in its fraction: C17 7.21.6.1p8 (a) "sufficient for an
+ * exact representation"),
+ * laid out in a field of width
+ * w as flags say: padding only up to w, spaces after it with '-', zeros
+ * after 0x with '0' (strtold reads them as digits), else spaces before it;
+ * one space before it is the sign of the space flag. */
+int scn_out_hex_ok(const unsigned char *out, size_t len, long double v, long prec, long w, unsigned flags);
+
+/* nullform: what a NULL %s prints (undefined, C17 7.1.4p1) is its own
+ * spelling only: "(null)", nothing, or other text, laid out in its field
+ * (spaces up to the width, on the right with '-'), and with a precision p
+ * no more than p bytes (p8 (s): "no more than that many bytes are written");
+ * "(null)" itself cut at p exactly, not shorter, not whole past p. */
+int scn_out_null_ok(const unsigned char *out, size_t len, long prec, long w, unsigned flags);
+
+/* nanform: out is a NaN as C17 7.21.6.1p8 (f, F) spells it, with the sign:
+ * [-]nan or [-]nan(n-char-sequence), NAN for the upper-case conversions, '-'
+ * when the argument's sign bit is set (7.12.3.6: signbit "reports the sign
+ * of all values, including ... NaNs"), '+' or ' ' by those flags otherwise
+ * (C11 footnote 277: on NaN "the -, +, and space flag characters have their
+ * usual meaning; the # and 0 flag characters have no effect"), padded with
+ * spaces to the width. */
+int scn_out_nan_ok(const unsigned char *out, size_t len, int neg, char conv, long w, unsigned flags);
+
+/* pspelling: the pointer's spelling (C17 7.21.6.1p8 (p): "in an
+ * implementation-defined manner") laid out in its field: padded with spaces
+ * to the width, on the right with '-'. The manner is the implementation's,
+ * the value is the argument's: a non-NULL pointer's spelling writes its
+ * hexadecimal digits (either case; a mutant printing "0" for 0x1 is no
+ * spelling). With the 0 or # flag or a precision the behaviour is undefined
+ * (p4, p6): any layout. */
+int scn_out_pointer_ok(const unsigned char *out, size_t len, long w, unsigned flags, int prec,
+                      const struct scn_arg *val);
+
+/* digitsonly: the two outputs of a floating conversion of a finite value
+ * differ only in digits (same_but_digits, or other_length: how many digits
+ * %g keeps or a carry writes), and each writes the value faithfully
+ * (digits_faithful: so no digit, of the exponent either, can be wrong). */
+int scn_out_digits_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, const struct scn_arg *val,
+                       char conv, unsigned flags, long w);
+
+/* fraczeros: one output is the other with the zeros after the point of a
+ * style e result dropped ("1.e+03" for "1.00e+03": %#g's carry into style
+ * e), with the same sign. Padding aside (spaces, or the 0 flag's zeros:
+ * "01.E+02" for "1.0E+02" at width 7), but then both fill the same field:
+ * a padding bug besides the carry is not this one. */
+int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb);
+
+/* signdropped: one output writes the other's negative value without its
+ * '-' (nothing, '+' or ' ' in its place, or a padding zero): the same
+ * magnitude, the padding aside. */
+int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb);
+
+#endif /* SCN_RULE_OUTPUTS_H */
