@@ -53,5 +53,12 @@ cat "$ctest_log"
 # directory stay in one worker (tests/conftest.py makes the groups).
 export SCN_BUILD_DIR="$PWD/build/asan" SCN_FUZZ_BUILD_DIR="$PWD/build/fuzz"
 export SCN_TEST_CAMPAIGNS="${SCN_TEST_CAMPAIGNS:-short}"
-# --durations: the slowest tests in the log, where the time goes on the CI machine
-/usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup --durations=30 tests "$@"
+# --durations: the slowest tests in the log, where the time goes on the CI machine; after
+# them the groups by CPU seconds (ci/test_times.py)
+times=$(mktemp)
+trap 'stop_jobs; rm -f "$ctest_log" "$times"' EXIT
+pytest_rc=0
+SCN_TEST_TIMES="$times" /usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup --durations=30 tests "$@" ||
+    pytest_rc=$?
+/usr/bin/python3 ci/test_times.py "$times" 25 || true
+exit "$pytest_rc"
