@@ -53,7 +53,7 @@
  *   {"target","category","case","kind","status":"pass|fail|error","oracle",
  *    "expected","actual","ret","size","family","detail","features","file","line","citation"}
  * features: what the case uses ("%d", "length hh", "positional"; spec.h).
- * oracle is an oracle name (oracle.h) or expect.output / expect.n / expect.err.
+ * oracle is a name of the oracle registry (oracles/oracles.def).
  * An expectation without n= means no %n object was stored to (all stay 0).
  * For kind "impl" cases, a target other than ref/ref-kernel whose output
  * differs from the expectation passes with "note":"impl-differs" when an
