@@ -70,7 +70,12 @@ def test_bug_outside_the_profile_is_certified(tmp_path):
     pr = cert["profile"]
     assert pr["features"] == ["%d", "%s", "flag -", "width *"]
     assert (pr["call_sites"], pr["formats"]) == (2, 2)
-    assert pr["headline"] == "CERTIFIED for the 2 formats of 2 call sites"
+    # the lines only a %o reaches (the abort) are never reached, and the headline says so
+    n = cert["lines"]["never_reached"]
+    assert cert["lines"]["measured"] and n > 0
+    said = f", {n} line{'' if n == 1 else 's'} never reached"
+    assert pr["headline"] == "CERTIFIED for the 2 formats of 2 call sites" + said
+    assert cert["headline"] == "CERTIFIED" + said
     cc = pr["conformance_cases"]
     assert 0 < cert["phases"]["conform"]["claimed"] <= cc["kept"] < cc["total"]
     kept = (out / "build" / "profile-corpus" / "int.tsv").read_text()

@@ -20,15 +20,7 @@ static void fuzz_finding(const char *oracle, const struct scn_rootcause *rc, con
     cert_sh->n_findings++;
     if (rc->rule || !strcmp(rc->klass, "implementation-defined")) cert_sh->n_impl++;
     else cert_sh->n_bug++;
-    cert_begin();
-    cert_jstr("phase", "fuzz");
-    cert_jstr("oracle", oracle);
-    cert_jstr("class", rc->klass);
-    cert_jcase("case", c);
-    cert_jstr("signature", rc->signature);
-    cert_jnum("execs", (long long)cert_sh->execs);
-    cert_jrecord(oracle, rc, c, detail, size, with_size, 2);
-    cert_send();
+    cert_send_record(oracle, rc, c, detail, size, with_size, (long long)cert_sh->execs);
 }
 
 /* The differential names the function by the target whose rules apply

@@ -75,10 +75,9 @@ void cert_jcase(const char *k, const struct scn_case *c)
     scn_jbuf_json(&line, t, l);
 }
 
-/* Writes the line being built, whole, with its newline (no size limit). */
-void cert_send(void)
+/* Writes the line in the buffer, whole (no size limit). */
+static void write_line(void)
 {
-    scn_jbuf_str(&line, "}\n");
     cert_sh->writing = 1;
     for (size_t off = 0; off < line.n;) {
         ssize_t w = write(cert_proto_fd, line.p + off, line.n - off);
@@ -89,6 +88,13 @@ void cert_send(void)
     cert_sh->writing = 0;
 }
 
+/* Writes the line being built with its end and newline. */
+void cert_send(void)
+{
+    scn_jbuf_str(&line, "}\n");
+    write_line();
+}
+
 void cert_send_error(const char *msg)
 {
     cert_begin();
@@ -96,9 +102,10 @@ void cert_send_error(const char *msg)
     cert_send();
 }
 
-/* The record of a finding (docs/FINDINGS.md) as member "finding". */
-void cert_jrecord(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
-                  const char *detail, long size, int with_size, int sides)
+/* The record of a finding (docs/FINDINGS.md), its JSON in a buffer of
+ * finding.c's (valid until the next record). */
+static const char *record_json(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
+                               const char *detail, long size, int with_size, int sides, long long execs, size_t *n)
 {
     struct scn_out_view ov[2];
     size_t nov = 0;
@@ -115,10 +122,38 @@ void cert_jrecord(const char *oracle, const struct scn_rootcause *rc, const stru
     }
     char extra[80];
     snprintf(extra, sizeof extra, ",\"phase\":\"%s\"", cert_phase);
-    struct scn_record r = { "certify", "scn-certify", oracle, rc, original, cert_dialect, detail,
-                            with_size ? scn_cert_name : NULL, cert_is_scn ? "scn" : "c99", size, -1, ov, nov, extra };
+    struct scn_record r = scn_record_new("certify", "scn-certify", oracle, rc, original, cert_dialect, detail);
+    if (with_size) {
+        r.target = scn_cert_name;
+        r.family = cert_is_scn ? "scn" : "c99";
+        r.size = size;
+    }
+    r.execs = execs;
+    r.outs = ov;
+    r.nouts = nov;
+    r.extra = extra;
+    return scn_record_json(&r, n);
+}
+
+/* The record as member "finding" of a result line (conform, retval, a fatal case). */
+void cert_jrecord(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
+                  const char *detail, long size, int with_size, int sides)
+{
     size_t n;
-    const char *j = scn_record_json(&r, &n);
+    const char *j = record_json(oracle, rc, original, detail, size, with_size, sides, -1, &n);
     jkey("finding");
     scn_jbuf_put(&line, j, n);
+}
+
+/* The record as a line of its own (the fuzz phase's findings): the line of
+ * findings.jsonl itself, with the phase and the executions so far. */
+void cert_send_record(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
+                      const char *detail, long size, int with_size, long long execs)
+{
+    size_t n;
+    const char *j = record_json(oracle, rc, original, detail, size, with_size, 2, execs, &n);
+    line.n = 0;
+    scn_jbuf_put(&line, j, n);
+    scn_jbuf_str(&line, "\n");
+    write_line();
 }

@@ -108,6 +108,8 @@ void cert_send(void);
 void cert_send_error(const char *msg);
 void cert_jrecord(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
                   const char *detail, long size, int with_size, int sides);
+void cert_send_record(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
+                      const char *detail, long size, int with_size, long long execs);
 
 /* ---- cert_rootcause.c */
 int cert_memo_init(void);

@@ -37,10 +37,12 @@
  * Protocol (one JSON object per line, on its own descriptor, never stdout):
  *   {"plan":{"phase":P,"cases":N}}                        first (fuzz: "seconds")
  *   {"phase":P,"index":I,"status":S,...,"finding":{..}}  one per case (conform/retval)
- *   {"phase":"fuzz","finding":{..}}                      one per new finding
+ *   {"oracle":O,"classification":C,...,"phase":"fuzz"}   one per new finding (fuzz)
  *   {"end":{"phase":P,"complete":B,"run":K,...}}         last
  * Findings are the one record of docs/FINDINGS.md (oracles/finding.h), with
- * reduced cases and root-cause signatures. What the function writes to
+ * reduced cases and root-cause signatures: a case's result line (as
+ * scn-conform's) carries it as "finding"; a campaign's finding is the record
+ * itself, the line findings.jsonl holds (with "phase" and "execs"). What the function writes to
  * stdout or stderr is a finding on the case that wrote it ("writes-stdout").
  *
  * Inputs: every call gets exact-size heap copies of its format (up to the

@@ -161,3 +161,35 @@ def afl_tool(name):
     if rc and not p:
         raise SetupError(f"cannot build {name} for AFL++ (log: {log})")
     return p
+
+
+# Certification's library (programs/certify/CMakeLists.txt) is built where the
+# sanitizers are (the asan preset): $SCN_BUILD_DIR's or build/asan's when
+# configured, else build/certify-lib, the asan preset without what a driver does
+# not link (no kernel, musl or matrix source fetched at configure time: a CI
+# job or a pre-commit clone certifying one file builds the library alone).
+CERTIFY_LEAN = ["-DSCN_WITH_KERNEL=OFF", "-DSCN_WITH_MUSL=OFF", "-DSCN_WITH_MATRIX=OFF", "-DSCN_BUILD_TESTS=OFF"]
+
+
+def certify_library():
+    name = "libscn_certify.a"
+    override = build_dir_for("asan")
+    p = _locate(pathlib.Path(override), name) if override else None
+    if p:
+        return p
+    if (ROOT / "build" / "asan" / "build.ninja").is_file():
+        return tool(name, preset="asan")
+    bdir = ROOT / "build" / "certify-lib"
+    log = ROOT / "build" / "scnfuzz-certify-lib-build.log"
+    if not (bdir / "build.ninja").is_file():
+        _say(f"configuring {bdir} (preset asan, the certification library only) ...")
+        bdir.mkdir(parents=True, exist_ok=True)
+        if _run_progress(["cmake", "-S", str(ROOT), "--preset", "asan", "-B", str(bdir)] + CERTIFY_LEAN,
+                         "configure", log):
+            raise SetupError(f"configuring {bdir} failed (log: {log}); run `bash ci/setup.sh` and retry")
+    rc = _run_progress(["cmake", "--build", str(bdir), "--target", TOOL_TARGET[name], "-j", str(jobs_default())],
+                       f"building {name} in {bdir.name}", log)
+    p = _locate(bdir, name)
+    if rc and not p:
+        raise SetupError(f"cannot build {name} in {bdir} (log: {log})")
+    return p

@@ -13,7 +13,6 @@ Exit: 0 certified, 1 not certified (reasons listed), 2 usage/build/set-up error.
 import argparse
 import collections
 import hashlib
-import html
 import json
 import math
 import os
@@ -26,8 +25,11 @@ import subprocess
 import sys
 import time
 
-from . import anylibc, build, certify_lines, children, scan_profile, targets
+from . import anylibc, build, certify_lines, children, oracle_registry, scan_profile, targets
 from .errors import ScnError, SetupError, UsageError
+from .render_common import case_named
+from .render_html import certificate_html
+from .render_md import certificate_md
 from .runs import Run, utc_iso
 
 ROOT = build.ROOT
@@ -36,9 +38,9 @@ SAN = ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-
 FUZZ_COV = ["-fsanitize=fuzzer-no-link"]
 BASE = ["-O1", "-g", "-Wall", "-Wextra", "-Werror"]
 KINDS = {"vsnprintf": 0, "snprintf": 1, "vscnprintf": 2, "scnprintf": 3}
-TRUNC_ORACLES = {"c99.ret-full-length", "c99.prefix", "nul-terminated", "size0-untouched", "overrun",
-                 "underrun", "scn.ret-le-size-1", "scn.size0-ret0", "scn.ret-eq-strlen", "scn.prefix",
-                 "families-agree", "n-consistent", "crash"}
+# the oracles of the truncation semantics: the registry's per-size ones (oracles/oracles.def), and a
+# call that dies or does not return at some buffer size
+TRUNC_ORACLES = {o.name for o in oracle_registry.oracles().values() if o.stage == "per-size"} | {"crash", "hang"}
 # decode flags of core/case/case.h (SCN_DECODE_*) by what --categories leaves out
 DEC_NO_FLOAT, DEC_NO_POS, DEC_NO_WIDE, DEC_NO_N = 1 << 2, 1 << 3, 1 << 4, 1 << 5
 
@@ -128,10 +130,10 @@ def _compile(cmd, cwd):
 def driver_library():
     """The project's side of the driver: the CMake library scn_certify
     (programs/certify/CMakeLists.txt) of an asan-like build, built like any
-    tool (build.py), and its link, <build>/certify/driver.link: the compiler
+    tool (build.certify_library), and its link, <build>/certify/driver.link: the compiler
     it was built with (the vendored code must share its sanitizer runtime)
     and the archives and libraries a driver links."""
-    lib = build.tool("libscn_certify.a", preset="asan")
+    lib = build.certify_library()
     link = lib.parents[2] / "certify" / "driver.link"
     if not link.is_file():
         raise SetupError(f"{link} is missing: reconfigure {lib.parents[2]} (cmake --preset asan)")
@@ -461,6 +463,10 @@ def _take(ph, raw):
         ph.end = obj["end"]
     elif "error" in obj:
         ph.errors.append(str(obj["error"]))
+    elif obj.get("source") == "certify" and "signature" in obj:  # a finding record, the line itself
+        ph.lines.append({"phase": obj.get("phase"), "oracle": obj.get("oracle"), "class": obj.get("classification"),
+                         "case": obj.get("original_case"), "signature": obj.get("signature"),
+                         "detail": obj.get("detail"), "execs": obj.get("execs"), "finding": obj})
     else:
         ph.lines.append(obj)
 
@@ -514,14 +520,6 @@ def account(ph, time_planned=None):
 
 def _in_claim(cat, claim):
     return not claim or any(cat == c or cat.startswith(c + ".") for c in claim)
-
-
-def _case_named(r):
-    """The reduced case of a line's finding, and the case it came from."""
-    f = r.get("finding") if isinstance(r.get("finding"), dict) else {}
-    case = f.get("case") or r.get("case")
-    orig = r.get("case") or f.get("original_case")
-    return f"{case}" + (f" (reduced from {orig})" if orig and orig != case else "")
 
 
 def _group(lines):
@@ -704,7 +702,7 @@ def certify(args):
         p, r = grp[0]
         more = f"; {len(grp)} cases" if len(grp) > 1 else ""
         reasons.append(f"{r.get('oracle')} ({r.get('class')}) in phase {p}: {r.get('detail', '')} "
-                       f"on {_case_named(r)}{more}")
+                       f"on {case_named(r)}{more}")
     for ph in phases:
         reasons += account(ph, args.time if ph.name == "fuzz" else None)
     for cat, v in cats.items():
@@ -719,14 +717,14 @@ def certify(args):
                           and ex["finding"].get("case") != ex.get("case") else "") + ")")
     for o in trunc_fired:
         ex = next(r for _, r in found if r.get("oracle") == o)
-        reasons.append(f"oracle {o} fired (e.g. {_case_named(ex)}: {ex.get('detail', '')})")
+        reasons.append(f"oracle {o} fired (e.g. {case_named(ex)}: {ex.get('detail', '')})")
     for o in mem:
         if o not in trunc_fired and not any(r.get("fatal") for _, r in found if r.get("oracle") == o):
             ex = next(r for _, r in found if r.get("oracle") == o)
-            reasons.append(f"memory safety: oracle {o} fired (e.g. {_case_named(ex)}: {ex.get('detail', '')})")
+            reasons.append(f"memory safety: oracle {o} fired (e.g. {case_named(ex)}: {ex.get('detail', '')})")
     for sig, grp in _group([("fuzz", r) for r in fz_bad if r.get("oracle") == "differential"]).items():
         r = grp[0][1]
-        reasons.append(f"differential divergence from the reference: {_case_named(r)} "
+        reasons.append(f"differential divergence from the reference: {case_named(r)} "
                        f"({r['finding'].get('detail', '')}) [{sig}]")
     if not claimed and conf.plan is not None and not conf.plan.get("cases"):
         reasons.append("the conformance phase has no case in the claimed categories"
@@ -795,8 +793,8 @@ def certify(args):
     cert["executions"] = len(results) + len(rv) + (fz_end.get("executions") or 0)
     _write_run(run, args, cert, results, rv_fail, fz_find)
     (run.path / "certificate.json").write_text(json.dumps(cert, indent=1) + "\n")
-    (run.path / "certificate.md").write_text(render_md(cert, claimed))
-    (run.path / "certificate.html").write_text(render_html(cert, claimed))
+    (run.path / "certificate.md").write_text(certificate_md(cert))
+    (run.path / "certificate.html").write_text(certificate_html(cert, claimed))
     return cert, run
 
 
@@ -891,171 +889,6 @@ def _write_run(run, args, cert, results, rv_fail, fz_find):
         report.build_report(run)
     except Exception as e:  # the report is a by-product; the certificate stands alone
         (run.path / "report-error.txt").write_text(f"{type(e).__name__}: {e}\n")
-
-
-def _phase_line(name, p):
-    if p.get("skipped"):
-        return f"- {name}: **not run** ({p['skipped']})"
-    done = "complete" if p.get("complete") else f"**incomplete** ({p.get('stopped') or 'no end record'})"
-    extra = f", {p['deaths']} fatal case(s)" if p.get("deaths") else ""
-    return f"- {name}: {done}, {p.get('run')} of {p.get('planned')} run{extra}, exit {p.get('exit')}, {p.get('wall_seconds')} s"
-
-
-def render_md(c, claimed):
-    L = [f"# Certificate: `{c['function']}` ({c['kind']}, {c['dialect']} dialect)", "",
-         f"**Verdict: {c['headline']}**", ""]
-    pr = c.get("profile")
-    if pr:
-        cc = pr.get("conformance_cases") or {}
-        L += [f"**{pr['headline']}**", "",
-              f"Profile `{pr['source']}`: {len(pr['features'])} features ({', '.join(pr['features'])}); "
-              f"{cc.get('kept')} of {cc.get('total')} conformance cases use only them; "
-              f"{pr['sites_not_literal']} call sites with a format that is not a literal are not covered.", ""]
-    if c["reasons"]:
-        L += ["## Reasons", ""] + [f"- {r}" for r in c["reasons"]] + [""]
-    L += ["## Claim and build", "",
-          f"- categories claimed: {c['claim']['categories'] if c['claim']['categories'] == 'all' else ', '.join(c['claim']['categories'])}",
-          f"- compiler: {c['build']['compiler']}", f"- flags: `{c['build']['cflags']}`",
-          f"- adapter: {c['build']['adapter']}"]
-    L += [f"- source `{s['path']}` sha256 `{s['sha256']}`" for s in c["sources"]]
-    t, m, fz = c["truncation_semantics"], c["memory_safety"], c["phases"]["fuzz"]
-    lim = c["limits"]
-    L += ["", "## Results", "",
-          f"- truncation semantics ({t['family']} family): **{t['verdict']}**" +
-          (f" ({', '.join(t['oracles'])})" if t["oracles"] else ""),
-          f"- memory safety: **{m['verdict']}**" + (f" ({', '.join(m['oracles'])})" if m["oracles"] else "")
-          + f"; {m['sanitizers']}",
-          f"- conformance: {c['phases']['conform']['claimed']} cases at every buffer size, "
-          f"{c['phases']['conform']['failing']} failing, {c['phases']['conform']['inherited']} inherited",
-          f"- return-value suite: {c['phases']['retval']['cases']} cases, {c['phases']['retval']['failing']} failing",
-          f"- differential fuzzing vs {fz['reference']}: {fz['executions']} executions in {fz['seconds']} s, "
-          f"coverage {fz['coverage_edges']} of {fz['coverage_total']} edges of the vendored code, "
-          f"{len(fz['findings'])} finding(s)",
-          f"- executions in all: {c['executions']}",
-          f"- limits: {lim['call_limit_s']} s per call (+{lim['call_limit_per_mb_s']} s per MB of output), "
-          f"{lim['memory_limit_mb']} MB of memory per case (+64 bytes per output byte), fault budget "
-          f"{lim['fault_budget_s']} s, phase limit {lim['phase_limit_s']} s", "",
-          "## Phases", ""] + [_phase_line(k, v) for k, v in c["phases"].items()]
-    L += _lines_md(c["lines"])
-    inh = c.get("inherits")
-    if inh:
-        L += ["", f"## Inherited from {inh['from']}", ""]
-        if inh["rules"]:
-            L += ["| rule | kind | cases | example | citation |", "|---|---|---|---|---|"]
-            L += [f"| {r['id']} | {r['kind']} | {r['cases']} | `{r['example']}` | {r['citation']} |" for r in inh["rules"]]
-        else:
-            L.append("No known bug or gap of it was met.")
-    L += ["", "## Categories", "", "| category | verdict | cases | pass | fail | inherited |", "|---|---|---|---|---|---|"]
-    for k, v in c["category_counts"].items():
-        L.append(f"| {k} | {v['verdict']} | {v['cases']} | {v['pass']} | {v['fail']} | {v.get('inherited', 0)} |")
-    if c["oracles_fired"]:
-        L += ["", "## Oracles that fired", "", "| oracle | count |", "|---|---|"]
-        L += [f"| {k} | {v} |" for k, v in sorted(c["oracles_fired"].items())]
-    if c["captured_output"]:
-        L += ["", "## What the function printed", ""]
-        for ph, streams in c["captured_output"].items():
-            for s, v in streams.items():
-                L += [f"{ph}, {s}: {v['bytes']} bytes (`{v['file']}`), first lines:", "", "```",
-                      v["head"][:1000].replace("```", "'''"), "```", ""]
-    return "\n".join(L) + "\n"
-
-
-def _lines_md(ln):
-    """The vendored lines no case reached: each file's numbers, then the text of the first ones."""
-    if not ln["measured"]:
-        return ["", "## Lines never reached", "", f"Not measured: {ln['why']}."]
-    L = ["", "## Lines never reached", "",
-         f"{ln['never_reached']} of the {ln['lines']} lines of code of the vendored sources were never reached "
-         f"by any case of the phases ({ln['tool']})."]
-    for f in ln["files"]:
-        if f["never_reached"]:
-            L += ["", f"- `{f['path']}`: {len(f['never_reached'])} of {f['lines']} lines: "
-                      f"{certify_lines.ranges(f['never_reached'])}"]
-    shown = [(f["path"], n, t) for f in ln["files"] for n, t in f.get("text", {}).items()]
-    if shown:
-        L += ["", "| file | line | source |", "|---|---|---|"]
-        cell = lambda t: t.strip().replace("|", "\\|").replace("`", "'")
-        L += [f"| {os.path.basename(p)} | {n} | `{cell(t)}` |" for p, n, t in shown]
-    return L
-
-
-CSS = """body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1000px;color:#222;padding:0 1em}
-h1{font-size:1.5em}.v{display:inline-block;padding:.3em .8em;border-radius:4px;font-weight:700;color:#fff}
-.ok{background:#2a7d3b}.bad{background:#b3261e}table{border-collapse:collapse;margin:.5em 0}
-td,th{border:1px solid #ccc;padding:.2em .6em;text-align:left}th{background:#f3f3f3}
-code{background:#f4f4f4;padding:0 .25em;border-radius:3px;word-break:break-all}
-pre{background:#f4f4f4;padding:.5em;white-space:pre-wrap;word-break:break-all}
-.conforms,.inherits{color:#2a7d3b}.deviates,.violated{color:#b3261e;font-weight:600}.unsupported{color:#8a6d00}
-ul.r li{margin:.3em 0}dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}"""
-
-
-def render_html(c, claimed):
-    e = html.escape
-    ok = c["verdict"] == "certified"
-    t, m, fz = c["truncation_semantics"], c["memory_safety"], c["phases"]["fuzz"]
-    h = [f"<!doctype html><html><head><meta charset='utf-8'><title>Certificate: {e(c['function'])}</title>"
-         f"<style>{CSS}</style></head><body>",
-         f"<h1>Certificate: <code>{e(c['function'])}</code> ({e(c['kind'])}, {e(c['dialect'])} dialect)</h1>",
-         f"<p><span class='v {'ok' if ok else 'bad'}'>{e(c['headline'])}</span></p>"]
-    if c["reasons"]:
-        h.append("<h2>Reasons</h2><ul class='r'>" + "".join(f"<li>{e(r)}</li>" for r in c["reasons"][:30]) + "</ul>")
-    h.append("<h2>Summary</h2><dl>")
-    for k, v in [("truncation semantics", f"<span class='{e(t['verdict'])}'>{e(t['verdict'])}</span> ({e(t['family'])} family)"
-                  + (f": {e(', '.join(t['oracles']))}" if t["oracles"] else "")),
-                 ("memory safety", f"<span class='{'violated' if m['oracles'] else 'conforms'}'>{e(m['verdict'])}</span>"
-                  + (f": {e(', '.join(m['oracles']))}" if m["oracles"] else "")),
-                 ("conformance", f"{c['phases']['conform']['claimed']} cases, every buffer size, "
-                  f"{c['phases']['conform']['failing']} failing, {c['phases']['conform']['inherited']} inherited"),
-                 ("return-value suite", f"{c['phases']['retval']['cases']} cases, {c['phases']['retval']['failing']} failing"),
-                 ("differential fuzzing", f"vs {e(fz['reference'])}: {fz['executions']} executions in {fz['seconds']} s, "
-                  f"coverage {fz['coverage_edges']}/{fz['coverage_total']} edges, {len(fz['findings'])} finding(s)"),
-                 ("claim", e(c['claim']['categories'] if c['claim']['categories'] == 'all' else ', '.join(c['claim']['categories']))), ("compiler", e(c["build"]["compiler"])),
-                 ("flags", f"<code>{e(c['build']['cflags'])}</code>")]:
-        h.append(f"<dt>{e(k)}</dt><dd>{v}</dd>")
-    for s in c["sources"]:
-        h.append(f"<dt>source</dt><dd><code>{e(os.path.basename(s['path']))}</code> sha256 <code>{e(s['sha256'])}</code></dd>")
-    h.append("</dl><h2>Phases</h2><ul>" + "".join(f"<li>{e(_phase_line(k, v)[2:].replace('**', ''))}</li>"
-                                                    for k, v in c["phases"].items()) + "</ul>")
-    ln = c["lines"]
-    h.append("<h2>Lines never reached</h2>")
-    if not ln["measured"]:
-        h.append(f"<p>Not measured: {e(ln['why'])}.</p>")
-    else:
-        h.append(f"<p>{ln['never_reached']} of the {ln['lines']} lines of code of the vendored sources were never "
-                 f"reached ({e(ln['tool'])}).</p><ul>" + "".join(
-                     f"<li><code>{e(f['path'])}</code>: {e(certify_lines.ranges(f['never_reached']))}</li>"
-                     for f in ln["files"] if f["never_reached"]) + "</ul>")
-    inh = c.get("inherits")
-    if inh and inh["rules"]:
-        h.append(f"<h2>Inherited from {e(inh['from'])}</h2><table><tr><th>rule</th><th>kind</th><th>cases</th>"
-                 "<th>example</th><th>citation</th></tr>" + "".join(
-                     f"<tr><td>{e(r['id'])}</td><td>{e(r['kind'])}</td><td>{r['cases']}</td><td><code>{e(str(r['example']))}"
-                     f"</code></td><td>{e(r['citation'])}</td></tr>" for r in inh["rules"]) + "</table>")
-    h.append("<h2>Categories</h2><table><tr><th>category</th><th>verdict</th><th>cases</th><th>pass</th><th>fail</th>"
-             "<th>inherited</th></tr>")
-    for k, v in c["category_counts"].items():
-        h.append(f"<tr><td>{e(k)}</td><td class='{e(v['verdict'])}'>{e(v['verdict'])}</td><td>{v['cases']}</td>"
-                 f"<td>{v['pass']}</td><td>{v['fail']}</td><td>{v.get('inherited', 0)}</td></tr>")
-    h.append("</table>")
-    if c["oracles_fired"]:
-        h.append("<h2>Oracles that fired</h2><table><tr><th>oracle</th><th>count</th></tr>" +
-                 "".join(f"<tr><td>{e(str(k))}</td><td>{v}</td></tr>" for k, v in sorted(c["oracles_fired"].items(), key=str))
-                 + "</table>")
-    ex = [r for r in claimed if r.get("status") == "fail"][:10] + c["phases"]["retval"]["findings"][:5] + fz["findings"][:5]
-    if ex:
-        h.append("<h2>Examples</h2><table><tr><th>phase</th><th>case</th><th>oracle</th><th>detail</th></tr>")
-        for r in ex:
-            det = r.get("detail") or (f"expected {r.get('expected')}, got {r.get('actual')}" if r.get("expected") else "")
-            h.append(f"<tr><td>{e(r.get('phase', ''))}</td><td><code>{e(_case_named(r))}</code></td><td>{e(str(r.get('oracle')))}</td>"
-                     f"<td>{e(det)}</td></tr>")
-        h.append("</table>")
-    if c["captured_output"]:
-        h.append("<h2>What the function printed</h2>")
-        for ph, streams in c["captured_output"].items():
-            for s, v in streams.items():
-                h.append(f"<p>{e(ph)}, {e(s)}: {v['bytes']} bytes</p><pre>{e(v['head'][:1000])}</pre>")
-    h.append("</body></html>")
-    return "\n".join(h) + "\n"
 
 
 def main(argv):

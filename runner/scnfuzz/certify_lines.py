@@ -65,7 +65,7 @@ def measure(exe, wd, cc, sources):
     total = sum(f["lines"] for f in files)
     never = sum(len(f["never_reached"]) for f in files)
     _quote(files)
-    return {"measured": True, "tool": f"{os.path.basename(cov)} (clang source-based coverage)",
+    return {"measured": True, "tool": f"clang source-based coverage, {os.path.basename(cov)}",
             "lines": total, "reached": total - never, "never_reached": never, "files": files}
 
 
@@ -101,21 +101,6 @@ def _quote(files):
             if 0 < n <= len(src):
                 f["text"][str(n)] = src[n - 1].rstrip()[:160]
         left -= min(left, len(f["never_reached"]))
-
-
-def ranges(nums):
-    """[3, 4, 5, 9] -> "3-5, 9"."""
-    out, start, prev = [], None, None
-    for n in nums:
-        if start is not None and n == prev + 1:
-            prev = n
-            continue
-        if start is not None:
-            out.append(f"{start}-{prev}" if prev != start else f"{start}")
-        start = prev = n
-    if start is not None:
-        out.append(f"{start}-{prev}" if prev != start else f"{start}")
-    return ", ".join(out)
 
 
 def headline(certified, lines):

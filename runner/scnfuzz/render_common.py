@@ -1,6 +1,8 @@
 """What report.md and report.html share: the verdict sentence, the sections of
 root causes, and the linear comparison and clipping of long outputs (the
-outputs of a fuzzed case can be megabytes: nothing here may be quadratic)."""
+outputs of a fuzzed case can be megabytes: nothing here may be quadratic);
+and what a certificate's two forms share (a phase's line, a case with the
+case it was reduced from, line numbers as ranges)."""
 
 SHOWN_CHARS = 2048  # an output longer than this is shown clipped, with its length
 
@@ -88,3 +90,33 @@ def reference_for(i, outs):
         if j != i and str(o.get("bytes", "")) != me:
             return str(o.get("bytes", ""))
     return None
+
+
+def phase_line(name, p):
+    """A certification phase in one line (markdown emphasis on what went wrong)."""
+    if p.get("skipped"):
+        return f"- {name}: **not run** ({p['skipped']})"
+    done = "complete" if p.get("complete") else f"**incomplete** ({p.get('stopped') or 'no end record'})"
+    extra = f", {p['deaths']} fatal case(s)" if p.get("deaths") else ""
+    return f"- {name}: {done}, {p.get('run')} of {p.get('planned')} run{extra}, exit {p.get('exit')}, {p.get('wall_seconds')} s"
+
+
+def case_named(r):
+    """The reduced case of a line's finding, and the case it came from."""
+    f = r.get("finding") if isinstance(r.get("finding"), dict) else {}
+    case = f.get("case") or r.get("case")
+    orig = r.get("case") or f.get("original_case")
+    return f"{case}" + (f" (reduced from {orig})" if orig and orig != case else "")
+
+
+def ranges(nums):
+    """[3, 4, 5, 9] -> "3-5, 9" (sorted line numbers)."""
+    out, start, prev = [], None, None
+    for n in list(nums) + [None]:
+        if start is not None and n is not None and n == prev + 1:
+            prev = n
+            continue
+        if start is not None:
+            out.append(f"{start}-{prev}" if prev != start else f"{start}")
+        start = prev = n
+    return ", ".join(out)

@@ -4,10 +4,12 @@ differing bytes marked), the known bugs and gaps, the allowed differences
 folded away, the baseline, the conformance matrix, then the campaigns (each
 worker's coverage, features and exec/s over time, inline SVG) and the targets.
 Its size is bounded: long outputs are clipped, past a budget root causes are
-listed one line each, then only counted, and the charts are thinned."""
+listed one line each, then only counted, and the charts are thinned.
+certificate.html: a certification's certificate, in the same style."""
 import html
+import os
 
-from .render_common import clip, diff_span, hits_text, reference_for, sections, verdict_text
+from .render_common import case_named, clip, diff_span, hits_text, phase_line, ranges, reference_for, sections, verdict_text
 from .report_matrix import cell_failed
 from .svgplot import MAX_POINTS, line_chart
 
@@ -211,3 +213,80 @@ def render_html(rep, campaigns=()):
                                   for k in ("name", "version", "dialect", "scnprintf", "where")) + "</tr>")
     H.append("</table></body></html>")
     return "\n".join(H) + "\n"
+
+
+CERT_CSS = """body{max-width:1000px;margin:2em auto;line-height:1.45}
+h1{font-size:1.5em}.v{display:inline-block;padding:.3em .8em;border-radius:4px;font-weight:700;color:#fff}
+.ok{background:#2a7d3b}.bad{background:#b3261e}th{background:#f3f3f3}
+code{background:#f4f4f4;padding:0 .25em;border-radius:3px;word-break:break-all}
+pre{background:#f4f4f4;padding:.5em;white-space:pre-wrap;word-break:break-all}
+.conforms,.inherits{color:#2a7d3b}.deviates,.violated{color:#b3261e;font-weight:600}.unsupported{color:#8a6d00}
+ul.r li{margin:.3em 0}dl{display:grid;grid-template-columns:max-content auto;gap:.2em 1em}dt{font-weight:600}"""
+
+
+def certificate_html(c, claimed):
+    ok = c["verdict"] == "certified"
+    t, m, fz = c["truncation_semantics"], c["memory_safety"], c["phases"]["fuzz"]
+    h = [f"<!doctype html><html><head><meta charset='utf-8'><title>Certificate: {e(c['function'])}</title>"
+         f"<style>{CSS}{CERT_CSS}</style></head><body>",
+         f"<h1>Certificate: <code>{e(c['function'])}</code> ({e(c['kind'])}, {e(c['dialect'])} dialect)</h1>",
+         f"<p><span class='v {'ok' if ok else 'bad'}'>{e(c['headline'])}</span></p>"]
+    if c["reasons"]:
+        h.append("<h2>Reasons</h2><ul class='r'>" + "".join(f"<li>{e(r)}</li>" for r in c["reasons"][:30]) + "</ul>")
+    h.append("<h2>Summary</h2><dl>")
+    for k, v in [("truncation semantics", f"<span class='{e(t['verdict'])}'>{e(t['verdict'])}</span> ({e(t['family'])} family)"
+                  + (f": {e(', '.join(t['oracles']))}" if t["oracles"] else "")),
+                 ("memory safety", f"<span class='{'violated' if m['oracles'] else 'conforms'}'>{e(m['verdict'])}</span>"
+                  + (f": {e(', '.join(m['oracles']))}" if m["oracles"] else "")),
+                 ("conformance", f"{c['phases']['conform']['claimed']} cases, every buffer size, "
+                  f"{c['phases']['conform']['failing']} failing, {c['phases']['conform']['inherited']} inherited"),
+                 ("return-value suite", f"{c['phases']['retval']['cases']} cases, {c['phases']['retval']['failing']} failing"),
+                 ("differential fuzzing", f"vs {e(fz['reference'])}: {fz['executions']} executions in {fz['seconds']} s, "
+                  f"coverage {fz['coverage_edges']}/{fz['coverage_total']} edges, {len(fz['findings'])} finding(s)"),
+                 ("claim", e(c['claim']['categories'] if c['claim']['categories'] == 'all' else ', '.join(c['claim']['categories']))), ("compiler", e(c["build"]["compiler"])),
+                 ("flags", f"<code>{e(c['build']['cflags'])}</code>")]:
+        h.append(f"<dt>{e(k)}</dt><dd>{v}</dd>")
+    for s in c["sources"]:
+        h.append(f"<dt>source</dt><dd><code>{e(os.path.basename(s['path']))}</code> sha256 <code>{e(s['sha256'])}</code></dd>")
+    h.append("</dl><h2>Phases</h2><ul>" + "".join(f"<li>{e(phase_line(k, v)[2:].replace('**', ''))}</li>"
+                                                    for k, v in c["phases"].items()) + "</ul>")
+    ln = c["lines"]
+    h.append("<h2>Lines never reached</h2>")
+    if not ln["measured"]:
+        h.append(f"<p>Not measured: {e(ln['why'])}.</p>")
+    else:
+        h.append(f"<p>{ln['never_reached']} of the {ln['lines']} lines of code of the vendored sources were never "
+                 f"reached ({e(ln['tool'])}).</p><ul>" + "".join(
+                     f"<li><code>{e(f['path'])}</code>: {e(ranges(f['never_reached']))}</li>"
+                     for f in ln["files"] if f["never_reached"]) + "</ul>")
+    inh = c.get("inherits")
+    if inh and inh["rules"]:
+        h.append(f"<h2>Inherited from {e(inh['from'])}</h2><table><tr><th>rule</th><th>kind</th><th>cases</th>"
+                 "<th>example</th><th>citation</th></tr>" + "".join(
+                     f"<tr><td>{e(r['id'])}</td><td>{e(r['kind'])}</td><td>{r['cases']}</td><td><code>{e(str(r['example']))}"
+                     f"</code></td><td>{e(r['citation'])}</td></tr>" for r in inh["rules"]) + "</table>")
+    h.append("<h2>Categories</h2><table><tr><th>category</th><th>verdict</th><th>cases</th><th>pass</th><th>fail</th>"
+             "<th>inherited</th></tr>")
+    for k, v in c["category_counts"].items():
+        h.append(f"<tr><td>{e(k)}</td><td class='{e(v['verdict'])}'>{e(v['verdict'])}</td><td>{v['cases']}</td>"
+                 f"<td>{v['pass']}</td><td>{v['fail']}</td><td>{v.get('inherited', 0)}</td></tr>")
+    h.append("</table>")
+    if c["oracles_fired"]:
+        h.append("<h2>Oracles that fired</h2><table><tr><th>oracle</th><th>count</th></tr>" +
+                 "".join(f"<tr><td>{e(str(k))}</td><td>{v}</td></tr>" for k, v in sorted(c["oracles_fired"].items(), key=str))
+                 + "</table>")
+    ex = [r for r in claimed if r.get("status") == "fail"][:10] + c["phases"]["retval"]["findings"][:5] + fz["findings"][:5]
+    if ex:
+        h.append("<h2>Examples</h2><table><tr><th>phase</th><th>case</th><th>oracle</th><th>detail</th></tr>")
+        for r in ex:
+            det = r.get("detail") or (f"expected {r.get('expected')}, got {r.get('actual')}" if r.get("expected") else "")
+            h.append(f"<tr><td>{e(r.get('phase', ''))}</td><td><code>{e(case_named(r))}</code></td><td>{e(str(r.get('oracle')))}</td>"
+                     f"<td>{e(det)}</td></tr>")
+        h.append("</table>")
+    if c["captured_output"]:
+        h.append("<h2>What the function printed</h2>")
+        for ph, streams in c["captured_output"].items():
+            for s, v in streams.items():
+                h.append(f"<p>{e(ph)}, {e(s)}: {v['bytes']} bytes</p><pre>{clipped(v['head'], 1000)}</pre>")
+    h.append("</body></html>")
+    return "\n".join(h) + "\n"
