@@ -154,3 +154,33 @@ def test_c_walk_is_the_bindings_walk(tmp_path):
         a, b = scan_walk.walk_c(lib, fn), scan_walk.walk_python(fn)
         assert (a.kinds, a.parents) == (b.kinds, b.parents) and len(a) > 10
         assert all(a.node(i) == b.node(i) and a.node(i).extent == b.node(i).extent for i in range(len(a)))
+
+
+def test_report_json_one_call_site_a_line(fixture_run):
+    """report.json: the JSON of the whole report, each call site and finding
+    on one line of its own (written by the C encoder)."""
+    _, out = fixture_run
+    text = (out / "run" / "report.json").read_text()
+    rep = json.loads(text)
+    lines = text.splitlines()
+    for c in rep["call_sites"] + rep["findings"]:
+        assert sum(1 for line in lines
+                   if line.startswith("  {") and json.loads(line.strip().rstrip(",")) == c) == 1
+
+
+def test_scan_compare(fixture_run, tmp_path):
+    """bench/scan_compare.py: a run is identical to itself; one format changed
+    is one call site only before and one only after, and exit 1."""
+    _, out = fixture_run
+    rep = out / "run" / "report.json"
+    cmp = [sys.executable, str(ROOT / "bench" / "scan_compare.py")]
+    p = subprocess.run(cmp + [rep, rep], stdout=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode == 0 and "call sites: 21 / 21: identical" in p.stdout
+    m = json.loads(rep.read_text())
+    m["call_sites"][0]["format"] = "changed %d"
+    other = tmp_path / "report.json"
+    other.write_text(json.dumps(m))
+    p = subprocess.run(cmp + [rep, other], stdout=subprocess.PIPE, text=True, timeout=60)
+    assert p.returncode == 1
+    assert "call sites: 21 / 21: 1 only before, 1 only after" in p.stdout
+    assert "findings: 6 / 6: identical" in p.stdout

@@ -19,6 +19,7 @@ import concurrent.futures
 import json
 import multiprocessing
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -113,23 +114,19 @@ def kernel_flags(tree, shim):
             "-include", os.path.join(inc, "linux", "compiler_types.h")]
 
 
+_INCLUDE = re.compile(rb'^[^\S\n]*#[^\S\n]*include[^\S\n]*(?:<([^>\n]*)>|"([^"\n]*)")', re.M)
+
+
 def _includes(path):
     """The headers a file includes, as written: ("<", name) or ('"', name)
     (only to choose the prelude's headers: the parser reads the file itself)."""
-    out = []
     try:
         with open(path, "rb") as f:
-            for line in f:
-                s = line.strip()
-                if s.startswith(b"#") and s[1:].lstrip().startswith(b"include"):
-                    rest = s[1:].lstrip()[len(b"include"):].strip()
-                    if rest.startswith(b"<") and b">" in rest:
-                        out.append(("<", rest[1:rest.index(b">")].decode("utf-8", "replace")))
-                    elif rest.startswith(b'"') and b'"' in rest[1:]:
-                        out.append(('"', rest[1:rest.index(b'"', 1)].decode("utf-8", "replace")))
+            text = f.read()
     except OSError:
-        pass
-    return out
+        return []
+    return [("<", m.group(1).decode("utf-8", "replace")) if m.group(1) is not None
+            else ('"', m.group(2).decode("utf-8", "replace")) for m in _INCLUDE.finditer(text)]
 
 
 def _include_dirs(flags):
