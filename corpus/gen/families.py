@@ -874,11 +874,31 @@ def fam_kernel():
     return out
 
 
+def fam_kernel_decode_pairs():
+    """format_decode()'s doubled letters, which mutation analysis of the kernel
+    (bench/results/mutate/kernel-survivors.tsv) showed no case told apart: only
+    "ll" and "hh" pair up; "zz", "tt" and "LL" leave the second letter as the
+    conversion, unknown, and the output stops there; a repeated '#' is SPECIAL
+    still (the flags are or-ed in, not toggled). Kernel column only (ISO: an
+    invalid conversion is undefined; repeated flags are left to kernel.*).
+    Last in the corpus, so that no cited line moves."""
+    out = []
+    K = "lib/vsprintf.c format_decode(): "
+    for f, a in [("a%zzdb", [("ssize", -3)]), ("a%ttdb", [("ptrdiff", -3)]), ("a%LLdb", [("llong", 300)])]:
+        out.append(case("kernel.stop", f, a, "std", K + "a qualifier pairs up only as ll or hh; the second z, t or L "
+                        "is the conversion, unknown -> FORMAT_TYPE_INVALID; vsnprintf() stops output there (goto out)",
+                        iso=False))
+    for f, a in [("[%##x]", [U(255)]), ("[%##o]", [U(8)])]:
+        out.append(case("kernel.number", f, a, "std", K + "flags are or-ed into spec->flags (a repeated # is SPECIAL "
+                        "still); number(): SPECIAL prefix", iso=False))
+    return out
+
+
 def all_cases():
     import families_pext  # the kernel's %p extensions; it imports case() and I() from here
     for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,
                 fam_width_prec, fam_percent, fam_positional, fam_n, fam_float, fam_float_g_edges,
                 fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel, fam_float_l, fam_nan_sign,
-                fam_big_fields) + families_pext.FAMILIES:
+                fam_big_fields) + families_pext.FAMILIES + (fam_kernel_decode_pairs,):
         for c in fam():
             yield c
