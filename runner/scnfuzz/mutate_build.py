@@ -187,10 +187,18 @@ class MutationBuild:
                              f"lines say why)")
 
     def prepare(self):
-        """The tree copied, configured and built (the file under mutation as it is now)."""
+        """The tree copied, configured and built (the file under mutation as it is now).
+        A schema an earlier run left in place may not link (a mutant of
+        `!IS_ENABLED(CONFIG_RUST)` makes a call the kernel never defines
+        live): then the originals go back and the build is tried once more."""
         self.sync_tree()
         self.configure()
-        self.build()
+        try:
+            self.build()
+        except SetupError:
+            if not self.restore_all():
+                raise
+            self.build()
 
     def tool(self, name):
         p = build._locate(self.bdir, name)
@@ -259,7 +267,8 @@ class MutationBuild:
             path.write_bytes(data)
 
     def restore_all(self):
-        """Every substituted file back to its original (before a --patch)."""
+        """Every substituted file back to its original (before a --patch); how many were not."""
+        n = 0
         for base, top in ((self.pristine / "tree", self.src), (self.pristine / "fetched", self.bdir)):
             if base.is_dir():
                 for p in base.rglob("*"):
@@ -267,6 +276,8 @@ class MutationBuild:
                         dst = top / p.relative_to(base)
                         if dst.is_file() and dst.read_bytes() != p.read_bytes():
                             dst.write_bytes(p.read_bytes())
+                            n += 1
+        return n
 
     # ---- compile flags (for the mutator's parser and TCE)
     def compile_command(self, path):
