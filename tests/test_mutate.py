@@ -25,7 +25,7 @@ from conftest import REPO
 
 sys.path.insert(0, str(REPO / "runner"))
 from scnfuzz import mutate, mutate_build, mutate_patch, mutator  # noqa: E402
-from scnfuzz.errors import UsageError  # noqa: E402
+from scnfuzz.errors import SetupError, UsageError  # noqa: E402
 
 SCNFUZZ = [sys.executable, str(REPO / "scnfuzz")]
 SMALL = b"""int f(int a)
@@ -256,6 +256,29 @@ def test_a_corpus_hang_kills_only_when_the_mutant_fails_the_case_alone(tmp_path,
     (tmp_path / "says.tsv").write_text(
         f"7\t-\t{_rec(signature='differential:s-null:musl~ref:implementation-defined', classification='implementation-defined', targets=['musl', 'ref'])}\n")
     assert mutate_run.confirm_hang(stopper, both, "musl", '"%d" int:1', env7, env0)
+
+
+def test_prepare_puts_the_originals_back_when_a_left_schema_does_not_build():
+    """A schema an earlier run left in place that does not link: prepare()
+    restores the originals and builds once more; with nothing to restore the
+    build's failure stands."""
+    for restored, want in ((1, ["build", "restore", "build"]), (0, ["build", "restore"])):
+        b = mutate_build.MutationBuild.__new__(mutate_build.MutationBuild)
+        calls, fails = [], [True, False]
+        b.sync_tree = b.configure = lambda: None
+
+        def build():
+            calls.append("build")
+            if fails.pop(0):
+                raise SetupError("the mutation build failed")
+        b.build = build
+        b.restore_all = lambda: calls.append("restore") or restored
+        if restored:
+            b.prepare()
+        else:
+            with pytest.raises(SetupError):
+                b.prepare()
+        assert calls == want
 
 
 def test_picolibc_long_double_cases_are_left_out(tmp_path):
