@@ -214,59 +214,9 @@ struct term_def {
 };
 
 static const struct term_def terms[] = {
-    { "conv=", AT_FORM, v_nonempty, t_conv,
-      "conv=X|Y: the culprit's conversion; \"La\" is exactly length L and a, a bare letter any length" },
-    { "len=", AT_FORM, v_nonempty, t_len, "len=X|Y: the culprit's length modifier (\"w\": any wN/wfN, \"-\": none)" },
-    { "flag=", AT_FORM, v_flag, t_flag, "flag=C: the specification has flag C (one of -+ #0)" },
-    { "prec", AT_FORM, NULL, t_prec, "the specification has a precision" },
-    { "noprec", AT_FORM, NULL, t_noprec, "the specification has no precision" },
-    { "spec=invalid", AT_FORM, NULL, t_invalid,
-      "the culprit is an invalid specification (robust decoding: an unknown conversion, '%' at the end)" },
-    { "positional", AT_FORM, NULL, t_positional, "the culprit specification uses the n$ form" },
-    { "width<0", AT_FORM, NULL, t_width_neg, "the culprit's width is a negative * argument" },
-    { "prec<0", AT_FORM, NULL, t_prec_neg, "the culprit's precision is a negative * argument" },
-    { "width>", AT_FORM, v_count, t_width_gt, "width>N: the culprit's field width (a * argument's too) is above N" },
-    { "prec>", AT_FORM, v_count, t_prec_gt, "prec>N: the culprit's precision (a * argument's too) is above N" },
-    { "arg=null", AT_FORM, NULL, t_arg_null, "the value argument is a NULL pointer" },
-    { "arg=nan", AT_FORM, NULL, t_arg_nan, "the value argument is a NaN" },
-    { "arg=nonfinite", AT_FORM, NULL, t_arg_nonfinite, "the value argument is an infinity or a NaN" },
-    { "arg=zero", AT_FORM, NULL, t_arg_zero, "the value argument is an integer or wint_t 0" },
-    { "arg=nonascii", AT_FORM, NULL, t_arg_nonascii,
-      "a %lc/%ls argument with a code point above 0x7f (the C locale cannot encode it); for %ls with a "
-      "precision p, among its first p wide characters" },
-    { "oracle=", AT_FINDING, v_list, t_oracle,
-      "oracle=A|B: the finding is one of these oracles' (./scnfuzz oracles); without this term a rule explains "
-      "differences of outputs only (the differential and expect.*)" },
-    { "size=", AT_FINDING, v_count, t_size,
-      "size=N: the oracle fired at buffer size N (the per-size oracles; a difference of full outputs has no size)" },
-    { "dies", AT_FINDING, NULL, t_dies, "the target died (crash) or stalled (hang): only a rule with this term claims a death" },
-    { "whole", AT_CASE, NULL, t_whole, "no culprit: the whole case differs, no single specification does" },
-    { "sharedarg", AT_CASE, NULL, t_sharedarg, "(the whole case) an n$ argument is read twice" },
-    { "argpos>", AT_CASE, v_position, t_argpos, "argpos>N: the format uses an n$ position above N" },
-    { "posnflagstar", AT_CASE, NULL, t_posnflagstar,
-      "an n$ specification with a flag has a *m$ width or precision no other specification reads, and the case "
-      "reads an argument numbered above m" },
-    { "ret<0", AT_OUTPUTS, NULL, t_ret_neg, "both targets returned a negative value" },
-    { "hexvalue", AT_OUTPUTS, NULL, t_hexvalue,
-      "both outputs are hexadecimal floats that are the correctly rounded value of the argument at their own "
-      "normalisation (exact when no precision)" },
-    { "digitsonly", AT_OUTPUTS, NULL, t_digitsonly,
-      "a floating conversion of a finite value: the same length, only digits before the exponent differ, and "
-      "each output writes the value faithfully (correctly rounded at the precision written, digits that read "
-      "back as the value, or the value correctly rounded to 15 or more significant digits)" },
-    { "fraczeros", AT_OUTPUTS, NULL, t_fraczeros,
-      "one output is the other with the zeros after the point of a style e result dropped (\"1.e+03\" for "
-      "\"1.00e+03\"), the padding aside" },
-    { "signdropped", AT_OUTPUTS, NULL, t_signdropped, "one output is the other without its leading '-' (the padding aside)" },
-    { "nanform", AT_OUTPUTS, NULL, t_nanform,
-      "both outputs spell a NaN \"[-]nan\" or \"[-]nan(n-char-sequence)\" (\"NAN\" for F, E, G, A) with the "
-      "argument's sign, padded with spaces to the width" },
-    { "pspelling", AT_OUTPUTS, NULL, t_pspelling,
-      "both outputs spell a pointer, padded with spaces to the width, a non-NULL one with its hexadecimal digits "
-      "in it; with 0, # or a precision any layout" },
-    { "nullform", AT_OUTPUTS, NULL, t_nullform,
-      "(a NULL %s) both outputs spell it in their field: padded to the width, no more bytes than the precision, "
-      "\"(null)\" cut at the precision exactly" },
+#define SCN_TERM(name, at, value, holds, doc) { name, at, value, holds, doc },
+#include "rule_terms.def"
+#undef SCN_TERM
 };
 #define NTERMS (sizeof terms / sizeof terms[0])
 

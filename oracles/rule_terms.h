@@ -1,5 +1,5 @@
 /* The terms of the rules' pattern language (allowances.tsv, known_bugs.tsv),
- * in one table (rule_terms.c): each term's name, how its value is read, what
+ * in one table (rule_terms.def, read by rule_terms.c): each term's name, how its value is read, what
  * it matches, and its line of documentation (`scn-conform --list-terms`,
  * docs/FINDINGS.md). rules.c compiles a row's pattern once, when the table
  * is loaded, and matches the compiled terms. */
