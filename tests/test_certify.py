@@ -309,7 +309,13 @@ def test_format_chosen_by_strcmp_found_by_the_campaign(tmp_path):
     # the engine's messages are kept apart from what the function printed
     assert cert["captured_output"] == {}
     assert "INFO: Seed: 1" in (tmp_path / "build" / "fuzz.libfuzzer.log").read_text()
-    assert any(r["phase"] == "fuzz" for r in check_records(tmp_path))
+    recs = check_records(tmp_path)
+    assert any(r["phase"] == "fuzz" for r in recs)
+    # the campaign's protocol line of a finding is the record itself, as findings.jsonl holds it
+    lines = [json.loads(x) for x in (tmp_path / "build" / "fuzz.protocol").read_text().splitlines()]
+    found = [x for x in lines if "plan" not in x and "end" not in x]
+    assert found and all(x["source"] == "certify" and x["phase"] == "fuzz" and x["execs"] > 0 for x in found)
+    assert all(x in recs for x in found)
 
 
 def test_fuzz_dictionary_holds_the_literal_runs_of_the_code_strings(tmp_path):
