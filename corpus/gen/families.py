@@ -891,6 +891,14 @@ def fam_kernel_decode_pairs():
     for f, a in [("[%##x]", [U(255)]), ("[%##o]", [U(8)])]:
         out.append(case("kernel.number", f, a, "std", K + "flags are or-ed into spec->flags (a repeated # is SPECIAL "
                         "still); number(): SPECIAL prefix", iso=False))
+    # %pE's letters are or-ed in too: a repeated one keeps its class (toggled off, no flag
+    # would be left and the default ESCAPE_ANY_NP would print the printable bytes as they are)
+    import families_pext
+    buf = families_pext.ESC_MIX
+    for e in ["aa", "cc", "hh", "nn", "pp", "ss"]:
+        out.append(case("kernel.pE", "%*pE" + e + "|", [I(len(buf)), ("mem", buf)], "std",
+                        "lib/vsprintf.c escaped_string(): each flag letter is or-ed into flags (a repeated one "
+                        "keeps its class); string_escape_mem() (lib/string_helpers.c)", iso=False))
     return out
 
 
