@@ -124,7 +124,12 @@ def test_dietlibc_real_divergences(runs):
     assert {"%e", "positional"} <= set(doc["unsupported"])
     assert doc["categories"]["positional"]["verdict"] == "unsupported"
     assert doc["categories"]["float.g"]["verdict"] == "deviates"
-    assert rep["summary"]["verdict"] == "fail"
+    # every divergence of dietlibc met here is a row of known_bugs.tsv (its %f, %g, width limit ...):
+    # failing results, each explained, and so no new root cause to fail the run
+    fails = [r for r in rs if r["status"] == "fail"]
+    assert len(fails) > 10 and all(r.get("rule_kind") in ("known-bug", "known-gap") for r in fails), \
+        [r["case"] for r in fails if not r.get("rule_kind")][:10]
+    assert rep["summary"]["verdict"] == "pass"
 
 
 @pytest.mark.slow
