@@ -149,9 +149,6 @@ def driver_library():
     return out
 
 
-project_objects = driver_library  # (runner/scnfuzz/matrix.py's name for it, until it says driver_library)
-
-
 def target_recipe(args):
     """--target NAME: certify's options from the recipe CMake wrote for the
     target (core/targets/matrix/matrix_target.cmake, scn_certify_recipe):

@@ -126,7 +126,7 @@ def prebuild(impls):
         env["SCN_FUZZ_BUILD_DIR"] = str(_build_dir_of(build.tool(f, preset="fuzz")))
     if any(n not in EXEC_DRIVERS and n not in CORE for n in names):
         from . import certify
-        certify.project_objects()
+        certify.driver_library()
     return env
 
 
