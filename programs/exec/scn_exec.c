@@ -1,7 +1,7 @@
 /* scn-exec: a generic executor. Any libc's own vsnprintf answering printf
  * cases in its own process. Built with that libc's compiler driver
  * (`musl-gcc -static`, `diet gcc`, `klcc`, `gcc`, ...), together with
- * core/case/case.c (the case model). See programs/exec/README.md.
+ * the case model (core/case/sources.cmake). See programs/exec/README.md.
  *
  * Protocol 2 (a superset of protocol 1, both in programs/exec/README.md):
  *   start:   "scn-exec 2 <name> <version>\n"

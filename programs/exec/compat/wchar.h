@@ -1,4 +1,4 @@
-/* Minimal <wchar.h> for a libc that has none (klibc): core/case/case.c
+/* Minimal <wchar.h> for a libc that has none (klibc): the case model (core/case)
  * only needs the types. Used by the executor build when a probe compile of
  * `#include <wchar.h>` fails (programs/exec/README.md). */
 #ifndef SCN_EXEC_COMPAT_WCHAR_H
