@@ -264,3 +264,21 @@ def test_one_row_for_the_shapes_of_one_bug(scn_conform):
             for case in cases:
                 sigs = [s for s in _replay_signatures(t, case) if "size0" not in s]
                 assert sigs == [f"differential:{row}:ref~{t}:known-bug"], (case, sigs)
+
+
+# the regeneration's new root causes that are a known row's bug in another shape
+# (bench/results/matrix_rootcauses.md): each reproducer is that row
+AFTER_THE_RUN = [("gnulib", '"%1$.*1$hd" int:0', "gnulib-posn-type-conflict"),
+                 ("apr", '"%.97g" double:0x0p+0', "apr-float-prec-cap"),
+                 ("apr", '"%.*g" int:-1 double:-0x1.cp+3', "apr-neg-prec"),
+                 ("apr", '"%.512d" int:1', "apr-int-prec-cap"),
+                 ("stb", '"%f" double:inf', "stb-nonfinite-spelling"),
+                 ("picolibc", '"%.259G" double:-0x1.1094045702a25p+67', "picolibc-e-prec255")]
+
+
+@pytest.mark.parametrize("target,case,row", AFTER_THE_RUN)
+def test_a_new_root_cause_of_the_regeneration_is_its_row(scn_conform, target, case, row):
+    if target not in _list_targets(scn_conform):
+        pytest.fail(f"matrix target {target} is not built (bash ci/setup.sh)", pytrace=False)
+    sigs = [s for s in _replay_signatures(target, case) if "size0" not in s]
+    assert sigs and all(f":{row}:" in s for s in sigs), sigs
