@@ -273,7 +273,8 @@ AFTER_THE_RUN = [("gnulib", '"%1$.*1$hd" int:0', "gnulib-posn-type-conflict"),
                  ("apr", '"%.*g" int:-1 double:-0x1.cp+3', "apr-neg-prec"),
                  ("apr", '"%.512d" int:1', "apr-int-prec-cap"),
                  ("stb", '"%f" double:inf', "stb-nonfinite-spelling"),
-                 ("picolibc", '"%.259G" double:-0x1.1094045702a25p+67', "picolibc-e-prec255")]
+                 ("picolibc", '"%.259G" double:-0x1.1094045702a25p+67', "picolibc-e-prec255"),
+                 ("trio", '"%-#.2o" uint:1', "trio-alt-o-prec-left")]
 
 
 @pytest.mark.parametrize("target,case,row", AFTER_THE_RUN)
