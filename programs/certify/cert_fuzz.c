@@ -185,6 +185,7 @@ static int one_input(const uint8_t *data, size_t n)
         _exit(0);
     }
     dup2(capture_fd, 2); /* what the function prints goes where it is watched */
+    if (scn_cert_input_shape) scn_cert_input_shape(data, n);
     scn_case_from_bytes(data, n, &c, cert_dialect, cert_fuzz_decode_flags);
     if (!cert_profile_admits(&c)) { /* a feature outside --profile: not run */
         cert_sh->outside_profile++;

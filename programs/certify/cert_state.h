@@ -22,6 +22,11 @@ extern const int scn_cert_dialect;
 extern const char scn_cert_name[];
 extern int (*const scn_cert_vfn)(char *, size_t, const char *, va_list);
 extern int (*const scn_cert_fn)(char *, size_t, const char *, ...);
+/* Defined by the adapter (instrumented for libFuzzer) only when the code is a
+ * library alone, none of whose edges can be seen: each campaign input passes
+ * through it, so that libFuzzer has coverage of the inputs' own shape to keep
+ * a corpus by (with no instrumented edge at all it stops at its start). */
+extern void scn_cert_input_shape(const unsigned char *data, size_t n) __attribute__((weak));
 
 extern const struct scn_target scn_target_ref;
 extern const struct scn_target scn_target_ref_kernel;
