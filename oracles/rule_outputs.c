@@ -317,21 +317,23 @@ int scn_out_digits_only(const unsigned char *oa, size_t la, const unsigned char 
 
 /* The sign an output writes (0: none) and its magnitude: [a, b) without
  * the padding spaces, the sign and the zeros padding before the digits. */
-static char sign_of(const unsigned char *o, size_t l, size_t *a, size_t *b)
+static char sign_of(const unsigned char *o, size_t l, int space_sign, size_t *a, size_t *b)
 {
     *a = 0;
     *b = l;
     while (*a < *b && o[*a] == ' ') ++*a;
     while (*b > *a && o[*b - 1] == ' ') --*b;
     char sign = *a < *b && (o[*a] == '-' || o[*a] == '+') ? (char)o[(*a)++] : 0;
+    if (!sign && space_sign && *a > 0) sign = ' '; /* the space flag's sign: the space before the number */
     while (*b - *a > 1 && o[*a] == '0' && o[*a + 1] >= '0' && o[*a + 1] <= '9') ++*a;
     return sign;
 }
 
-int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
+int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb,
+                               int space_sign)
 {
     size_t a0, a1, b0, b1;
-    char sa = sign_of(oa, la, &a0, &a1), sb = sign_of(ob, lb, &b0, &b1);
+    char sa = sign_of(oa, la, space_sign, &a0, &a1), sb = sign_of(ob, lb, space_sign, &b0, &b1);
     int padded = a1 - a0 + (sa != 0) < la || b1 - b0 + (sb != 0) < lb;
     if (sa != sb || (padded && la != lb)) return 0;
     oa += a0, la = a1 - a0, ob += b0, lb = b1 - b0;
@@ -354,7 +356,7 @@ int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigne
 int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
 {
     size_t a0, a1, b0, b1;
-    char sa = sign_of(oa, la, &a0, &a1), sb = sign_of(ob, lb, &b0, &b1);
+    char sa = sign_of(oa, la, 0, &a0, &a1), sb = sign_of(ob, lb, 0, &b0, &b1);
     if ((sa == '-') == (sb == '-')) return 0;
     return a1 - a0 == b1 - b0 && a1 > a0 && !memcmp(oa + a0, ob + b0, a1 - a0);
 }

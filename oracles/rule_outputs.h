@@ -54,8 +54,11 @@ int scn_out_digits_only(const unsigned char *oa, size_t la, const unsigned char 
  * style e result dropped ("1.e+03" for "1.00e+03": %#g's carry into style
  * e), with the same sign. Padding aside (spaces, or the 0 flag's zeros:
  * "01.E+02" for "1.0E+02" at width 7), but then both fill the same field:
- * a padding bug besides the carry is not this one. */
-int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb);
+ * a padding bug besides the carry is not this one. space_sign: the
+ * specification has the space flag, so the space before a number without a
+ * sign is its sign, not padding (glibc's "% #.2g" of 99.99997: " 1.e+02"). */
+int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb,
+                               int space_sign);
 
 /* signdropped: one output writes the other's negative value without its
  * '-' (nothing, '+' or ' ' in its place, or a padding zero): the same

@@ -137,7 +137,12 @@ EXACT(t_digitsonly)
     return SPEC && OUTS && scn_out_digits_only(k->oa, k->la, k->ob, k->lb, x->val, x->s->conv, fl, w);
 }
 EXACT(t_signdropped) { UNUSED; return OUTS && scn_out_sign_dropped(x->k->oa, x->k->la, x->k->ob, x->k->lb); }
-EXACT(t_fraczeros) { UNUSED; return OUTS && scn_out_frac_zeros_dropped(x->k->oa, x->k->la, x->k->ob, x->k->lb); }
+EXACT(t_fraczeros)
+{
+    UNUSED;
+    int space_sign = SPEC && (x->s->flags & SCN_FL_SPACE) && !(x->s->flags & SCN_FL_PLUS);
+    return OUTS && scn_out_frac_zeros_dropped(x->k->oa, x->k->la, x->k->ob, x->k->lb, space_sign);
+}
 EXACT(t_nullform)
 {
     UNUSED;

@@ -603,6 +603,10 @@ static void test_digitsonly_fraczeros_signdropped(void)
         { NULL, "001.0E+02", "1.E+02", 0 },   /* a padding bug besides the carry */
         { NULL, "  1.0E+02", "1.E+02", 0 },
         { NULL, "-1.0E+02", "01.E+02", 0 },   /* the sign lost */
+        /* the space flag's sign is no padding (glibc's "% #.2g" of 99.99997) */
+        { "\"% #.2g\" double:0x1.8ffffep+6", " 1.0e+02", " 1.e+02", 1 },
+        { "\"% #.2g\" double:0x1.8ffffep+6", "  1.0e+02", " 1.e+02", 0 }, /* a padding bug besides */
+        { "\"% #6.2g\" double:0x1.8ffffep+6", " 1.0e+02", " 1.e+02", 1 },
     };
     check_output_term("fraczeros", "\"%#.3g\" double:0x1.f3cp+9", fz, sizeof fz / sizeof fz[0]);
 
