@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "rule_terms.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +92,14 @@ EXACT(t_arg_nonascii)
     long prec = -1; /* (a * precision without its argument: all of the string) */
     if (SPEC) (void)scn_form_arg_prec(x->c, x->s, &prec);
     return x->val && scn_form_arg_is_nonascii(x->c, x->val, prec);
+}
+EXACT(t_arg_min)
+{
+    UNUSED;
+    const struct scn_arg *a = x->val;
+    if (!a) return 0;
+    if (a->type == SCN_ARG_INT) return (int)a->v.i == INT_MIN;
+    return a->type >= SCN_ARG_LONG && a->type <= SCN_ARG_PTRDIFF && a->v.i == LLONG_MIN;
 }
 EXACT(t_arg_zero)
 {

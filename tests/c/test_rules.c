@@ -375,6 +375,10 @@ static void test_spec_terms(void)
         { "arg=nonascii", "\"%ls\" wstr:\"caf\\u{e9}\"", 0, 1 },
         { "arg=nonascii", "\"%ls\" wstr:\"cafe\"", 0, 0 },
         { "arg=nonascii", "\"%s\" str:\"caf\\xe9\"", 0, 0 }, /* bytes are not code points */
+        { "arg=min", "\"%d\" int:-2147483648", 0, 1 },
+        { "arg=min", "\"%d\" int:-2147483647", 0, 0 },
+        { "arg=min", "\"%ld\" long:-9223372036854775808", 0, 1 },
+        { "arg=min", "\"%u\" uint:2147483648", 0, 0 }, /* unsigned: no minimum to negate */
         { "arg=zero", "\"%d\" int:0", 0, 1 },
         { "arg=zero", "\"%lu\" ulong:0", 0, 1 },
         { "arg=zero", "\"%lc\" wint:0", 0, 1 },
