@@ -40,7 +40,7 @@ BASE = ["-O1", "-g", "-Wall", "-Wextra", "-Werror"]
 KINDS = {"vsnprintf": 0, "snprintf": 1, "vscnprintf": 2, "scnprintf": 3}
 # the oracles of the truncation semantics: the registry's per-size ones (oracles/oracles.def), and a
 # call that dies or does not return at some buffer size
-TRUNC_ORACLES = {o.name for o in oracle_registry.oracles().values() if o.stage == "per-size"} | {"crash", "hang"}
+TRUNC_ORACLES = set(oracle_registry.named("per-size")) | {"crash", "hang"}
 # decode flags of core/case/case.h (SCN_DECODE_*) by what --categories leaves out
 DEC_NO_FLOAT, DEC_NO_POS, DEC_NO_WIDE, DEC_NO_N = 1 << 2, 1 << 3, 1 << 4, 1 << 5
 

@@ -43,16 +43,6 @@ def get(name):
     return oracles().get(name or "")
 
 
-def klass(name):
-    o = get(name)
-    return o.klass if o else "invariant"
-
-
-def stage(name):
-    o = get(name)
-    return o.stage if o else None
-
-
 def promise(name):
     """The matrix promise a failure of this oracle breaks ("bytes" for a name
     the list does not have: a difference in what was printed)."""
