@@ -139,6 +139,45 @@ def test_the_unreachable_table_has_its_form():
     assert mutate.load_unreachable(subj, path)
 
 
+def test_the_equivalent_table_has_its_form_and_matches_its_text():
+    """Each line: a subject, a file, a function, line:col, the edit's text and
+    its replacement, and a reason; a row whose text is not the source's stops
+    the run instead of declaring another mutant equivalent."""
+    rows = [l for l in mutate.EQUIVALENT_TSV.read_text().splitlines() if l.strip() and not l.startswith("#")]
+    assert rows, "the table is empty"
+    for line in rows:
+        f = line.split("\t")
+        assert len(f) == 7, line
+        assert f[0] in mutate_build.SUBJECTS and f[1] and f[2] and f[5] and f[6].strip(), line
+        assert re.fullmatch(r"\d+:\d+", f[3]), line
+    subj, path, fn, at, before, after, why = rows[0].split("\t")
+    table = mutate.load_equivalent(subj, path)
+    ln, col = (int(x) for x in at.split(":"))
+    m = mutator.Mutant(id=1, file=path, line=ln, col=col, start=0, end=0, before=mutate._unescape(before),
+                       after=mutate._unescape(after), operator="X", function=fn)
+    assert mutate._equivalent_reason(m, table) == why
+    assert mutate._equivalent_reason(mutator.Mutant(**{**m.__dict__, "col": col + 1000}), table) is None
+    with pytest.raises(SetupError, match="the source has"):
+        mutate._equivalent_reason(mutator.Mutant(**{**m.__dict__, "before": m.before + " "}), table)
+    # the text of a multi-line statement survives the table's escapes
+    text = "a\tb\\n\nc;"
+    assert mutate._unescape(mutate.escape_edit(text)) == text and "\n" not in mutate.escape_edit(text)
+
+
+def test_a_large_schema_is_split_in_contiguous_parts_one_per_job():
+    from scnfuzz.mutate_pipeline import SPLIT_MIN, schema_parts
+
+    def ms(n):
+        return [mutator.Mutant(id=i, file="f.c", line=i, col=1, start=0, end=0, before="a", after="b",
+                               operator="X", function="f") for i in range(n, 0, -1)]
+    assert [len(p) for p in schema_parts(ms(2 * SPLIT_MIN - 1), 2)] == [2 * SPLIT_MIN - 1]
+    assert [len(p) for p in schema_parts(ms(2 * SPLIT_MIN + 1), 1)] == [2 * SPLIT_MIN + 1]
+    parts = schema_parts(ms(5 * SPLIT_MIN + 3), 2)
+    assert [len(p) for p in parts] == [(5 * SPLIT_MIN + 3) // 2, (5 * SPLIT_MIN + 3) - (5 * SPLIT_MIN + 3) // 2]
+    ids = [m.id for p in parts for m in p]
+    assert ids == list(range(1, 5 * SPLIT_MIN + 4)) and max(m.id for m in parts[0]) < min(m.id for m in parts[1])
+
+
 def test_a_diff_that_does_not_apply_names_the_file_and_hunk(tmp_path):
     root = tmp_path / "pkg"
     (root / "src").mkdir(parents=True)

@@ -29,6 +29,7 @@ from .runs import Run
 
 DEFAULT_TIME_S = 10.0
 UNREACHABLE_TSV = mb.ROOT / "runner" / "scnfuzz" / "mutate_unreachable.tsv"
+EQUIVALENT_TSV = mb.ROOT / "runner" / "scnfuzz" / "mutate_equivalent.tsv"
 # the schema's guards: the mutator writes `scn_mutant == N` / `scn_mutant != N`,
 # made SCN_MUTANT_IS(N), which also notes the point when SCN_MUTANT=-1
 _GUARD = re.compile(rb"\bscn_mutant (==|!=) (\d+)\b")
@@ -118,15 +119,20 @@ class Session:
         if self.interrupted:
             raise KeyboardInterrupt()
 
-    def conform_stage(self, corpus):
-        return mutate_run.ConformStage(self.build.tool("scn-conform"), self.subject.conform, corpus, self.work,
-                                       self.stopper, replay=self.build.tool("scn-replay"))
+    def conform_stage(self, corpus, build=None):
+        """build: the part of a split schema whose binaries run (default: the mutation build)."""
+        b = build or self.build
+        return mutate_run.ConformStage(b.tool("scn-conform"), self.subject.conform, corpus,
+                                       self.work / b.base.relative_to(self.build.base), self.stopper,
+                                       replay=b.tool("scn-replay"))
 
-    def fuzz_stage(self, original, shared=True):
+    def fuzz_stage(self, original, shared=True, build=None):
         """shared: the campaigns keep their units for the later ones (build/mutate/<target>/corpus);
         --patch starts from the seeds, so that its time to a finding does not depend on earlier runs."""
-        paths = [(f, self.build.tool(f), env) for f, env in self.subject.fuzzers]
-        return mutate_run.FuzzStage(paths, self.build.tool("scn-replay"), original, self.work, self.stopper,
+        b = build or self.build
+        paths = [(f, b.tool(f), env) for f, env in self.subject.fuzzers]
+        return mutate_run.FuzzStage(paths, b.tool("scn-replay"), original,
+                                    self.work / b.base.relative_to(self.build.base), self.stopper,
                                     shared=self.build.base / "corpus" if shared else None,
                                     targets=self.subject.conform, unrepeatable=self.subject.unrepeatable)
 
@@ -186,6 +192,50 @@ def load_unreachable(subject, rel):
                 ranges.append((int(a), int(z or a)))
         rows.append((fn, ranges, reason))
     return rows
+
+
+def load_equivalent(subject, rel):
+    """The per-target table of mutants shown equivalent by hand
+    (mutate_equivalent.tsv): {(line, col, after): (before, reason)}."""
+    rows = {}
+    try:
+        text = EQUIVALENT_TSV.read_text()
+    except OSError:
+        return rows
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split("\t")
+        if len(f) != 7:
+            raise SetupError(f"{EQUIVALENT_TSV}: a line of {len(f)} fields (want 7): {line[:80]!r}")
+        subj, path, _fn, at, before, after, reason = f
+        if subj != subject or path != rel:
+            continue
+        ln, _, col = at.partition(":")
+        rows[(int(ln), int(col), _unescape(after))] = (_unescape(before), reason)
+    return rows
+
+
+def _unescape(t):
+    """A table's text of an edit: \\t, \\n and \\\\ for a tab, a newline and a backslash."""
+    return t.replace("\\\\", "\0").replace("\\t", "\t").replace("\\n", "\n").replace("\0", "\\")
+
+
+def escape_edit(t):
+    return t.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+
+
+def _equivalent_reason(m, rows):
+    """The declared reason of an equivalent mutant (None: not declared). A row
+    whose edit no longer matches the source's text is an error: the file
+    changed under the table."""
+    row = rows.get((m.line, m.col, m.after))
+    if row is None:
+        return None
+    if row[0] != m.before:
+        raise SetupError(f"{EQUIVALENT_TSV}: the row of {m.function} {m.line}:{m.col} -> {m.after!r} says the "
+                         f"text was {row[0]!r}; the source has {m.before!r}")
+    return row[1]
 
 
 def _unreachable_reason(m, rows):

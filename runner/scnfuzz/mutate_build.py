@@ -8,6 +8,8 @@ SCN_MUTANT: core/targets/mutant_switch.h) or by a patched copy.
   build/mutate/<subject>/src/        the tracked tree (git ls-files), copied
   build/mutate/<subject>/build/      the CMake build (its fetched sources too)
   build/mutate/<subject>/pristine/   the files as fetched, before any change
+  build/mutate/<subject>/part<k>/    the same again for the k-th part of a schema split
+                                     across builds (--jobs N, a large schema: part())
 
 The file under mutation is in the build's fetched source tree (musl's
 src/stdio/vfprintf.c, the kernel's lib/vsprintf.c, the embedded libcs') or,
@@ -86,9 +88,10 @@ def subject(name):
 
 
 class MutationBuild:
-    def __init__(self, subj, base=None):
+    def __init__(self, subj, base=None, jobs=None):
         self.subject = subj
         self.base = pathlib.Path(base) if base else MUTATE_DIR / subj.name
+        self.jobs = jobs  # the compiler processes of build() (None: build.jobs_default())
         self.src = self.base / "src"
         self.bdir = self.base / "build"
         self.pristine = self.base / "pristine"
@@ -180,8 +183,9 @@ class MutationBuild:
         return ["scn-conform", "scn-replay"] + list(dict.fromkeys(f for f, _ in self.subject.fuzzers))
 
     def build(self):
-        rc = self._run(["cmake", "--build", str(self.bdir), "-j", str(build.jobs_default()), "--target"]
-                       + self.programs(), f"building the mutation build of {self.subject.name}")
+        rc = self._run(["cmake", "--build", str(self.bdir), "-j", str(self.jobs or build.jobs_default()), "--target"]
+                       + self.programs(), f"building the mutation build of {self.subject.name}"
+                       + (f" ({self.base.name})" if self.base != MUTATE_DIR / self.subject.name else ""))
         if rc:
             raise SetupError(f"the mutation build of {self.subject.name} failed (log: {self.log}; its last "
                              f"lines say why)")
@@ -199,6 +203,13 @@ class MutationBuild:
             if not self.restore_all():
                 raise
             self.build()
+
+    def part(self, k, jobs=None):
+        """The build of the k-th part of a schema split across builds (k >= 1;
+        0 is this one): base/part<k>/, a build of its own (its own fetched
+        sources too), so that the parts compile at once, each with its share
+        of the mutants, and each job's binaries hold only their part."""
+        return self if k == 0 else MutationBuild(self.subject, self.base / f"part{k}", jobs=jobs)
 
     def tool(self, name):
         p = build._locate(self.bdir, name)

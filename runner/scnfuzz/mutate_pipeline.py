@@ -11,7 +11,7 @@ import time
 from . import conform as conform_mod
 from . import mutate_run
 from .errors import SetupError
-from .mutate import _say, _unreachable_reason, load_unreachable, schema_source
+from .mutate import _equivalent_reason, _say, _unreachable_reason, load_equivalent, load_unreachable, schema_source
 from .progress import Progress
 
 
@@ -50,6 +50,26 @@ def _dur(s):
     return f"{s // 3600}h{s % 3600 // 60:02d}m" if s >= 3600 else f"{s // 60}m{s % 60:02d}s"
 
 
+SPLIT_MIN = 400  # live mutants a part at least: a smaller schema compiles in one build
+
+
+def schema_parts(cand, jobs):
+    """cand split in contiguous runs of ids, as many as jobs but none under
+    SPLIT_MIN mutants (one part when cand is smaller than 2 * SPLIT_MIN)."""
+    cand = sorted(cand, key=lambda m: m.id)
+    n = max(1, min(jobs, len(cand) // SPLIT_MIN))
+    return [cand[len(cand) * k // n:len(cand) * (k + 1) // n] for k in range(n)]
+
+
+def _each(calls):
+    """Each call at once, in a thread of its own; the first exception raised again."""
+    if len(calls) == 1:
+        return [calls[0]()]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(calls)) as pool:
+        futs = [pool.submit(c) for c in calls]
+        return [f.result() for f in futs]
+
+
 def _parallel(items, fn, jobs, tally, what, prog, stopper):
     """fn(item) for every item, jobs at a time; a progress line every second."""
     results = {}
@@ -80,9 +100,11 @@ def _guarded(fn, it, stopper):
 
 class Pipeline:
     """The mutants of one file through the stages, cheapest first:
-      1. the unreachable table's mutants set apart;
-      2. the others compiled at once as a schema, the baseline run noting
-         which corpus cases reach which mutant;
+      1. the unreachable table's mutants and the equivalents declared by
+         hand (mutate_equivalent.tsv) set apart: neither compiled nor run;
+      2. the others compiled at once as a schema (split across --jobs
+         builds when large: _build_schema), the baseline run noting which
+         corpus cases reach which mutant;
       3. each mutant through the cases that reach it (most are killed there);
       4. trivial compiler equivalence on the ones the corpus did not kill (a
          killed mutant is not equivalent; duplicates are looked for among the
@@ -97,22 +119,29 @@ class Pipeline:
         self.bodies = bodies
         self.status = {m.id: ("not-run", "") for m in mutants}  # the verdict of those without an outcome
         self.outcomes = {}
-        self.cs = None
+        self.cs = None      # the conformance stage of the first part (its baseline: the report's)
+        self.css = []       # one a part of the schema (_build_schema)
+        self.builds = []
+        self.part_of = {}
         self.phases = {}
         self.tce_scope = None
         self.prog = Progress("scnfuzz mutate", every=2.0)
 
     def run(self):
         s = self.s
-        rows = load_unreachable(s.subject.name, self.rel)
+        rows, declared = load_unreachable(s.subject.name, self.rel), load_equivalent(s.subject.name, self.rel)
         cand = []
         for m in self.mutants:
             why = _unreachable_reason(m, rows)
-            self.status[m.id] = ("unreachable", why) if why else ("live", "")
-            if not why:
+            same = None if why else _equivalent_reason(m, declared)
+            self.status[m.id] = (("unreachable", why) if why else
+                                 ("equivalent", f"declared (mutate_equivalent.tsv): {same}") if same else ("live", ""))
+            if not why and not same:
                 cand.append(m)
-        _say(f"{len(self.mutants)} mutants of {self.rel}, {len(self.mutants) - len(cand)} of them unreachable "
-             f"(mutate_unreachable.tsv); the schema of the {len(cand)} others")
+        _say(f"{len(self.mutants)} mutants of {self.rel}: {sum(st == 'unreachable' for st, _ in self.status.values())} "
+             f"unreachable (mutate_unreachable.tsv), {sum(st == 'equivalent' for st, _ in self.status.values())} "
+             f"declared equivalent (mutate_equivalent.tsv), neither compiled nor run; the schema of the "
+             f"{len(cand)} others")
         if not cand:
             return
         t = time.monotonic()
@@ -131,18 +160,24 @@ class Pipeline:
         corpus = mutate_run.Corpus(conform_mod.corpus_files(), s.subject.unrepeatable)
         if corpus.left_out:
             _say(f"{corpus.left_out} corpus units left out: {s.subject.unrepeatable[1]}")
-        self.cs = s.conform_stage(corpus)
+        self.css = [s.conform_stage(corpus, build=b) for b in self.builds]
+        self.cs = self.css[0]
+        for cs in self.css[1:]:  # one order of the cases for all parts: those that killed first
+            cs.kills, cs.cost, cs.lock = self.cs.kills, self.cs.cost, self.cs.lock
         t = time.monotonic()
-        _say("baseline: the corpus on the unmodified target, noting which mutants each case reaches")
-        self.cs.baseline(dict(os.environ, SCN_MUTANT="-1"), reach=True)
+        _say("baseline: the corpus on the unmodified target, noting which mutants each case reaches"
+             + (f" (each of the {len(self.css)} parts' builds at once)" if len(self.css) > 1 else ""))
+        _each([lambda cs=cs: cs.baseline(dict(os.environ, SCN_MUTANT="-1"), reach=True) for cs in self.css])
         self.phases["baseline_s"] = time.monotonic() - t
         if s.interrupted:
             return
-        self.cs.serve(dict(os.environ))
+        for cs in self.css:
+            cs.serve(dict(os.environ))
         try:
             survivors = self._conform(cand)
         finally:
-            self.cs.close()
+            for cs in self.css:
+                cs.close()
         if survivors and not s.interrupted and self.tce_scope is None:
             self._tce(survivors, "the mutants the corpus did not kill")
             survivors = [m for m in survivors if self.status[m.id][0] == "live"]
@@ -153,9 +188,32 @@ class Pipeline:
             self._fuzz(survivors)
 
     def _build_schema(self, cand):
+        """The schema of cand compiled: in one build, or, for --jobs N > 1 and at
+        least SPLIT_MIN mutants a part, split in contiguous runs of ids across N
+        builds (MutationBuild.part) compiled at once, a job's share of the
+        cores each: a mutant runs in its part's binaries only."""
         from . import mutator
-        self.s.build.substitute(self.path, schema_source(mutator, self.original, cand, self.bodies))
-        self.s.build.build()
+        s = self.s
+        parts = schema_parts(cand, s.args.jobs)
+        n = len(parts)
+        self.builds = [s.build.part(k) for k in range(n)]
+        self.part_of = {m.id: k for k, ms in enumerate(parts) for m in ms}
+        paths = [self.path]
+        for b in self.builds[1:]:
+            b.prepare()
+            p = b.source_file(self.rel)
+            if b.original(p) != self.original:
+                raise SetupError(f"{b.base}: its {self.rel} as fetched differs from {s.build.base}'s: remove "
+                                 f"{b.base} and run again")
+            paths.append(p)
+        if n > 1:
+            _say(f"the schema split in {n} parts ({', '.join(str(len(ms)) for ms in parts)} mutants), "
+                 f"compiled at once in {', '.join(str(b.bdir) for b in self.builds)}")
+        for b, p, ms in zip(self.builds, paths, parts):
+            b.substitute(p, schema_source(mutator, self.original, ms, self.bodies))
+        for b in self.builds:
+            b.jobs = max(1, s.args.jobs // n) if n > 1 else None
+        _each([b.build for b in self.builds])
 
     def _tce(self, ms, scope):
         from . import tce
@@ -179,10 +237,11 @@ class Pipeline:
         self.phases["tce_s"] = self.phases.get("tce_s", 0) + time.monotonic() - t
 
     def _conform(self, cand):
-        s, cs = self.s, self.cs
+        s = self.s
         t, cpu = time.monotonic(), cpu_seconds()
 
         def one(m):
+            cs = self.css[self.part_of[m.id]]
             units = cs.reach.get(m.id, set())
             if not units:
                 return mutate_run.Outcome("survived", "conform", reached_by=0, detail="no corpus case reaches it")
@@ -191,18 +250,22 @@ class Pipeline:
             return o
         self.outcomes = _parallel(cand, one, s.args.jobs, Tally(len(cand)), "conformance", self.prog, s.stopper)
         self.phases["conform_s"] = time.monotonic() - t
-        self.cs.close()  # (its servers' CPU is counted once they have ended)
+        for cs in self.css:
+            cs.close()  # (its servers' CPU is counted once they have ended)
         self.phases["conform_cpu_s"] = cpu_seconds() - cpu
         return [m for m in cand if self.outcomes[m].status == "survived"]
 
     def _fuzz(self, survivors):
         s = self.s
         t = time.monotonic()
-        fz = s.fuzz_stage(mutate_run.Original(s.build.tool("scn-replay"), dict(os.environ, SCN_MUTANT="0")))
+        fzs = [s.fuzz_stage(mutate_run.Original(b.tool("scn-replay"), dict(os.environ, SCN_MUTANT="0")), build=b)
+               for b in self.builds]
+        for fz in fzs[1:]:  # (one shared corpus)
+            fz.lock = fzs[0].lock
 
         def one(m):
             before = self.outcomes[m]
-            o = fz.run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), s.args.time)
+            o = fzs[self.part_of[m.id]].run(f"m{m.id}", dict(os.environ, SCN_MUTANT=str(m.id)), s.args.time)
             o.reached_by = before.reached_by
             o.executions += before.executions
             o.seconds += before.seconds
