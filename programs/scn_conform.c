@@ -87,6 +87,7 @@
 #include "mutant_switch.h"
 #include "oracle.h"
 #include "oracle_registry.h"
+#include "result_line.h"
 #include "rule_terms.h"
 #include "rootcause.h"
 #include "spec.h"
@@ -283,50 +284,33 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
         if (in_baseline(file, line, t, oracle)) return;
         *new_failure = 1;
     }
-    char *cs = json_text(e->case_text, e->case_len);
-    char *cat = json_text(e->category, strlen(e->category));
-    char *cit = json_text(e->citation, strlen(e->citation));
-    char *fl = json_text(file, strlen(file));
-    printf("{\"target\":\"%s\",\"category\":%s,\"case\":%s,\"kind\":\"%s\",\"status\":\"%s\"", t->name,
-           cat, cs, e->kind, status);
-    if (oracle) printf(",\"oracle\":\"%s\"", oracle);
-    else printf(",\"oracle\":null");
-    if (expected) {
-        char *x = json_text(expected, strlen(expected));
-        printf(",\"expected\":%s", x);
-        free(x);
+    struct scn_result r = scn_result_new(e->case_text, e->case_len, status, oracle);
+    r.target = t->name;
+    r.category = e->category;
+    r.kind = e->kind;
+    r.expected = expected;
+    r.actual = actual;
+    r.f = f;
+    if (!f && actual) { /* expectation mismatch: the large-buffer C99 call */
+        r.has_ret = 1;
+        r.ret = full_ret;
+        r.size_null = 1;
     }
-    if (actual) {
-        char *x = json_text(actual, strlen(actual));
-        printf(",\"actual\":%s", x);
-        free(x);
-    }
-    if (f) {
-        char *d = json_text(f->detail, strlen(f->detail));
-        char *b = json_text((const char *)f->got, f->got_len);
-        printf(",\"ret\":%ld,\"size\":%zu,\"family\":\"%s\",\"class\":\"%s\",\"detail\":%s,\"buffer\":%s",
-               f->ret, f->size, scn_family_name(f->family), f->klass, d, b);
-        free(d);
-        free(b);
-    }
-    else if (actual)
-        printf(",\"ret\":%ld,\"size\":null", full_ret); /* expectation mismatch: the large-buffer C99 call */
-    if (note) printf(",\"note\":\"%s\"", note);
-    printf(",\"features\":%s", features_json(&e->c, t->dialect, 0));
+    r.note = note;
+    r.features = features_json(&e->c, t->dialect, 0);
     if (strcmp(status, "pass")) {
         const struct scn_rootcause *rc;
-        const char *rec = finding_json(t, e, file, line, oracle, f, died, &rc);
-        if (rc->rule) printf(",\"rule_kind\":\"%s\"", scn_rule_kind_name(rc->rule->kind));
-        char *sig = json_text(rc->signature, strlen(rc->signature));
-        printf(",\"signature\":%s", sig);
-        free(sig);
-        printf(",\"finding\":%s", rec);
+        r.finding = finding_json(t, e, file, line, oracle, f, died, &rc);
+        r.finding_len = strlen(r.finding);
+        if (rc->rule) r.rule_kind = scn_rule_kind_name(rc->rule->kind);
+        r.signature = rc->signature;
     }
-    printf(",\"file\":%s,\"line\":%ld,\"citation\":%s}\n", fl, line, cit);
-    free(cs);
-    free(cat);
-    free(cit);
-    free(fl);
+    r.file = file;
+    r.line = line;
+    r.citation = e->citation;
+    size_t n;
+    const char *j = scn_result_json(&r, &n);
+    fwrite(j, 1, n, stdout);
 }
 
 /* A kind-impl case that t prints otherwise than expected: whether the

@@ -1,0 +1,57 @@
+/* The result line: one case checked on one target, as one JSON line. The
+ * one writer of scn-conform's result lines and of scn-certify's conform and
+ * retval lines (its fatal cases too): the same members with the same
+ * meaning, the finding record of a failure nested under "finding"
+ * (docs/FINDINGS.md says which lines carry what).
+ *
+ * Members, in this order, each only when set (a NULL string or a negative
+ * number is left out, but "oracle", always there, may be null):
+ *   phase, index         certification: its phase, the case's index in it
+ *   target, category, case, kind, status ("pass", "fail", "error", "known"), oracle
+ *   expected, actual     the expectation and the output in the corpus' text form
+ *   from a per-size oracle's finding (f): ret, size, family, class, detail, buffer;
+ *   else: ret (has_ret), size (a number when size >= 0, null when
+ *   size_null), class, detail
+ *   note, iso_matches, fatal, features, rule, rule_kind, signature, finding,
+ *   file, line, citation
+ */
+#ifndef SCN_RESULT_LINE_H
+#define SCN_RESULT_LINE_H
+
+#include <stddef.h>
+
+#include "oracle.h"
+
+struct scn_result {
+    const char *phase;
+    long index;                   /* -1: none */
+    const char *target, *category;
+    const char *case_text;        /* the case's text form (case_len bytes) */
+    size_t case_len;
+    const char *kind, *status, *oracle;
+    const char *expected, *actual;
+    const struct scn_finding *f;  /* a per-size oracle's: where it fired */
+    int has_ret;
+    long ret;                     /* without f: the return of the large-buffer call */
+    long size;                    /* without f: the size of the call (-1: none) */
+    int size_null;                /* without f: "size":null (the large-buffer call) */
+    const char *klass, *detail;   /* without f */
+    const char *note;
+    int iso_matches, fatal;       /* certification: the ISO expectation matched; a fatal case */
+    const char *features;         /* a JSON array, as it is */
+    const char *rule, *rule_kind, *signature;
+    const char *finding;          /* the record's JSON (finding.h), as it is */
+    size_t finding_len;
+    const char *file;
+    long line;                    /* -1: none */
+    const char *citation;
+};
+
+/* A result with nothing set (index and line -1, size -1). */
+struct scn_result scn_result_new(const char *case_text, size_t case_len, const char *status, const char *oracle);
+
+/* The line, with its newline, in a buffer of this file's (valid until the
+ * next call); *len its length. */
+const char *scn_result_json(const struct scn_result *r, size_t *len);
+
+#endif /* SCN_RESULT_LINE_H */
