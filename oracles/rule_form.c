@@ -70,6 +70,20 @@ int scn_form_flagged_star_hidden(const struct scn_case *c, enum scn_dialect dial
     return 0;
 }
 
+int scn_form_star_out_of_order(const struct scn_case *c, enum scn_dialect dialect)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    size_t n = scn_scan_specs(c, dialect, sp, SCN_MAX_SPECS);
+    for (size_t i = 0; i < n; i++) {
+        const struct scn_spec *s = &sp[i];
+        if (s->invalid || s->pos <= 0 || (s->wpos <= 0 && s->ppos <= 0)) continue;
+        int next = s->pos - 1; /* the argument read just before the value */
+        if (s->ppos > 0 && s->ppos != next--) return 1;
+        if (s->wpos > 0 && s->wpos != next) return 1;
+    }
+    return 0;
+}
+
 int scn_form_max_position(const struct scn_case *c, enum scn_dialect dialect)
 {
     static struct scn_spec sp[SCN_MAX_SPECS];

@@ -26,6 +26,13 @@ int scn_form_shared_arg(const struct scn_case *c, enum scn_dialect dialect);
  * the walk to an argument above m stops short, and it reads the wrong one. */
 int scn_form_flagged_star_hidden(const struct scn_case *c, enum scn_dialect dialect);
 
+/* An n$ specification of the case whose *m$ width or precision is not read
+ * just before its value: a printf that reads each *m$ argument in sequence
+ * right before the value it belongs to (curl's dprintf_Pass1) is right only
+ * when the width is argument n-1 (with a *m$ precision too: width n-2,
+ * precision n-1). */
+int scn_form_star_out_of_order(const struct scn_case *c, enum scn_dialect dialect);
+
 /* the largest n$ number the format of c uses (0: none) */
 int scn_form_max_position(const struct scn_case *c, enum scn_dialect dialect);
 

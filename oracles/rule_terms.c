@@ -124,6 +124,7 @@ EXACT(t_prec_neg)
 }
 EXACT(t_sharedarg) { UNUSED; return !x->s && scn_form_shared_arg(x->c, x->dialect); }
 EXACT(t_posnflagstar) { UNUSED; return scn_form_flagged_star_hidden(x->c, x->dialect); }
+EXACT(t_posnstarorder) { UNUSED; return scn_form_star_out_of_order(x->c, x->dialect); }
 EXACT(t_dies) { UNUSED; return x->k->death; }
 EXACT(t_hexvalue)
 {

@@ -225,6 +225,11 @@ def test_a_wrong_n_value_is_blamed_on_the_one_n_conversion(scn_conform, tmp_path
 POSN_FLAG_STAR = ['"%1$+*2$d%3$d" int:7 int:2 int:9', '"%1$-.*2$d%3$d" int:1 int:2 int:9',
                   '"%2$ 0*1$llux]" int:0 ullong:72056495717582195', '"%2$-*1$.tu" int:99 ptrdiff:36365244091947776',
                   '"%1$-*2$.*3$d" int:0 int:0 int:1', '"%2$+52.16hhX7297d*%%%3$+0*1$.u" int:274 uint:57 uint:0']
+# curl reads a *m$ argument just before its specification's value (the
+# term posnstarorder): the campaign's shapes are its row; a *m$ that is the
+# argument just before the value (width, then precision) curl gets right.
+CURL_STAR_ORDER = ['"%1$*2$d" int:1 int:0', '"%1$*2$d|" int:42 int:8', '"%1$ *1$i" int:0', '"%1$*1$d" int:5']
+CURL_STAR_RIGHT = ['"%2$*1$d|" int:8 int:42', '"%3$*1$.*2$d|" int:8 int:2 int:42', '"%2$.*1$s" int:2 str:"abc"']
 POSN_RIGHT = ['"%1$*2$d%3$d" int:7 int:2 int:9', '"%1$-*2$d%2$d%3$d" int:7 int:2 int:9',
               '"%2$d%1$-*3$d" int:1 int:7 int:3', '"%1$-*2$d" int:7 int:2']
 
@@ -239,7 +244,7 @@ def _replay_signatures(target, case):
 
 def test_one_row_for_the_shapes_of_one_bug(scn_conform):
     """A known bug met in other shapes or through other oracles is its row:
-    picolibc's flagged *m$ (six shapes), curl's %L read as a double through
+    picolibc's flagged *m$ (six shapes), curl's out-of-order *m$ (four), curl's %L read as a double through
     scn.prefix (the output of a double read from the long double's place
     changes from call to call), stb's missing %F; picolibc's right answers
     stay unflagged."""
@@ -255,6 +260,10 @@ def test_one_row_for_the_shapes_of_one_bug(scn_conform):
     for case in ['"%+01.*Le" int:0 ldouble:0x0p+0', '"%- #.*Lg" int:-1 ldouble:0x0p+0']:
         assert _replay_signatures("curl", case) == ["scn.prefix:curl-L-read-as-double:curl:known-bug"], case
     assert _replay_signatures("curl", '"%+01.*e" int:0 double:0x0p+0') == []
+    for case in CURL_STAR_ORDER:
+        assert _replay_signatures("curl", case) == ["differential:curl-posn-star-order:curl~ref:known-bug"], case
+    for case in CURL_STAR_RIGHT:
+        assert _replay_signatures("curl", case) == [], case
     sigs = _replay_signatures("stb", '"%F|%d" double:0x1p+0 int:7')
     assert "differential:stb-no-F:ref~stb:known-bug" in sigs, sigs
     # stb's negative * width in three conversions, uClibc's dropped space in two
