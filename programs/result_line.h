@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "finding.h"
 #include "oracle.h"
 
 struct scn_result {
@@ -46,6 +47,15 @@ struct scn_result {
     long line;                    /* -1: none */
     const char *citation;
 };
+
+/* The members every line of these programs is made of (the writer's own,
+ * for their other lines: a summary, certification's plan and end), appended
+ * to b. The first member after a "{" gets no comma; a NULL string is left
+ * out. dbl: 3 decimals. */
+void scn_json_str(struct scn_jbuf *b, const char *k, const char *v);
+void scn_json_num(struct scn_jbuf *b, const char *k, long long v);
+void scn_json_dbl(struct scn_jbuf *b, const char *k, double v);
+void scn_json_raw(struct scn_jbuf *b, const char *k, const char *v, size_t n);
 
 /* A result with nothing set (index and line -1, size -1). */
 struct scn_result scn_result_new(const char *case_text, size_t case_len, const char *status, const char *oracle);

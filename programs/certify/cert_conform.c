@@ -167,56 +167,53 @@ static void verdict(struct conform_case *k)
 }
 
 /* What failed, on the case's result line. */
-static void send_failure(const struct conform_case *k)
+static void failure_members(const struct conform_case *k, struct scn_result *r)
 {
     const struct scn_corpus_entry *e = &k->e;
-    cert_jstr("class", k->klass);
-    cert_jstr("expected", k->expected);
+    r->expected = k->expected;
     if (k->have_f && !k->fd) {
-        cert_jnum("ret", k->f.ret);
-        cert_jnum("size", (long long)k->f.size);
-        cert_jstr("family", scn_family_name(k->f.family));
-        cert_jstr("detail", k->f.detail);
+        r->f = &k->f;
     } else {
-        cert_jstr("actual", k->actual);
-        cert_jnum("ret", k->ret);
-        cert_jraw("size", "null");
-        if (k->fd) cert_jstr("detail", k->side);
+        r->actual = k->actual;
+        r->has_ret = 1;
+        r->ret = k->ret;
+        r->size_null = 1;
+        r->klass = k->klass;
+        if (k->fd) r->detail = k->side;
     }
-    if (k->note) cert_jstr("note", k->note);
-    if (cert_dialect == SCN_DIALECT_KERNEL && e->iso.kind == SCN_EXPECT_OUTPUT && k->a.kind == SCN_EXPECT_OUTPUT &&
-        k->a.len == e->iso.len && !memcmp(k->a.bytes, e->iso.bytes, k->a.len) && !k->have_f)
-        cert_jraw("iso_matches", "true"); /* the dialect, not the function, may be what is wrong */
+    r->note = k->note;
+    r->iso_matches = cert_dialect == SCN_DIALECT_KERNEL && e->iso.kind == SCN_EXPECT_OUTPUT &&
+                     k->a.kind == SCN_EXPECT_OUTPUT && k->a.len == e->iso.len &&
+                     !memcmp(k->a.bytes, e->iso.bytes, k->a.len) && !k->have_f;
     if (k->rc && k->rc->rule) {
-        cert_jstr("rule", k->rc->rule->id);
-        cert_jstr("rule_kind", scn_rule_kind_name(k->rc->rule->kind));
+        r->rule = k->rc->rule->id;
+        r->rule_kind = scn_rule_kind_name(k->rc->rule->kind);
     }
     if (k->rc) {
-        cert_jstr("signature", k->rc->signature);
-        cert_jrecord(k->oracle, k->rc, &e->c,
-                     k->fd ? k->side : k->have_f ? k->f.detail : "the output differs from the corpus expectation",
-                     k->have_f ? (long)k->f.size : 0, k->have_f, k->sides);
+        r->signature = k->rc->signature;
+        r->finding = cert_record(k->oracle, k->rc, &e->c,
+                                 k->fd ? k->side : k->have_f ? k->f.detail : "the output differs from the corpus expectation",
+                                 k->have_f ? (long)k->f.size : 0, k->have_f, k->sides, &r->finding_len);
     }
 }
 
+/* The case's result line: scn-conform's (programs/result_line.h), with the
+ * phase and the case's index. */
 static void send_result(const struct conform_case *k)
 {
-    cert_begin();
-    cert_jstr("phase", "conform");
-    cert_jnum("index", k->i);
-    cert_jstr("target", scn_cert_name);
-    cert_jstr("category", k->e.category);
-    cert_jcase("case", &k->e.c);
-    cert_jstr("kind", k->e.kind);
-    cert_jstr("status", k->status);
-    cert_jstr("oracle", k->oracle);
-    if (k->oracle) send_failure(k);
-    char where[600];
-    snprintf(where, sizeof where, "%s", cert_plan[k->i].file);
-    cert_jstr("file", where);
-    cert_jnum("line", cert_plan[k->i].line);
-    cert_jstr("citation", k->e.citation);
-    cert_send();
+    size_t n;
+    const char *text = cert_case_text(&k->e.c, &n);
+    struct scn_result r = scn_result_new(text, n, k->status, k->oracle);
+    r.phase = "conform";
+    r.index = k->i;
+    r.target = scn_cert_name;
+    r.category = k->e.category;
+    r.kind = k->e.kind;
+    if (k->oracle) failure_members(k, &r);
+    r.file = cert_plan[k->i].file;
+    r.line = cert_plan[k->i].line;
+    r.citation = k->e.citation;
+    cert_send_result(&r);
 }
 
 static void conform_case(long i)

@@ -71,31 +71,31 @@ int cert_run_phase(void (*body)(void *), long planned, uint64_t deadline, int fu
         }
     }
     long run = fuzz ? (long)cert_sh->execs : (stop ? cert_sh->next : planned);
-    cert_begin();
-    cert_jopen("end");
-    cert_jstr("phase", cert_phase);
-    cert_jraw("complete", stop ? "false" : "true");
+    struct scn_jbuf *b = cert_line();
+    scn_jbuf_str(b, "\"end\":{");
+    scn_json_str(b, "phase", cert_phase);
+    scn_json_raw(b, "complete", stop ? "false" : "true", stop ? 5 : 4);
     if (stop) {
-        cert_jstr("reason", stop);
-        cert_jstr("case", stopped_case);
+        scn_json_str(b, "reason", stop);
+        scn_json_str(b, "case", stopped_case);
     }
-    cert_jnum("planned", planned);
-    cert_jnum("run", run);
-    cert_jnum("deaths", deaths);
-    cert_jnum("restarts", restarts);
-    cert_jdbl("fault_seconds", fault_seconds);
-    cert_jdbl("seconds", (double)(cert_now_ns() - t0) / 1e9);
+    scn_json_num(b, "planned", planned);
+    scn_json_num(b, "run", run);
+    scn_json_num(b, "deaths", deaths);
+    scn_json_num(b, "restarts", restarts);
+    scn_json_dbl(b, "fault_seconds", fault_seconds);
+    scn_json_dbl(b, "seconds", (double)(cert_now_ns() - t0) / 1e9);
     if (fuzz) {
-        cert_jnum("executions", (long long)cert_sh->execs);
-        if (cert_fuzz_profile) cert_jnum("outside_profile", (long long)cert_sh->outside_profile);
-        cert_jnum("coverage_edges", (long long)cert_sh->cov_hit);
-        cert_jnum("coverage_total", (long long)cert_cov_total);
-        cert_jnum("corpus", corpus_size());
-        cert_jnum("findings", (long long)cert_sh->n_findings);
-        cert_jnum("bugs", (long long)cert_sh->n_bug);
-        cert_jnum("implementation_defined", (long long)cert_sh->n_impl);
+        scn_json_num(b, "executions", (long long)cert_sh->execs);
+        if (cert_fuzz_profile) scn_json_num(b, "outside_profile", (long long)cert_sh->outside_profile);
+        scn_json_num(b, "coverage_edges", (long long)cert_sh->cov_hit);
+        scn_json_num(b, "coverage_total", (long long)cert_cov_total);
+        scn_json_num(b, "corpus", corpus_size());
+        scn_json_num(b, "findings", (long long)cert_sh->n_findings);
+        scn_json_num(b, "bugs", (long long)cert_sh->n_bug);
+        scn_json_num(b, "implementation_defined", (long long)cert_sh->n_impl);
     }
-    cert_jclose();
+    scn_jbuf_str(b, "}");
     cert_send();
     return 0;
 }

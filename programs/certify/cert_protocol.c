@@ -1,5 +1,8 @@
 /* scn-certify: the protocol: one JSON object per line on its own descriptor,
- * built in a growing buffer and written whole; the finding record. */
+ * written whole. A case's result is scn-conform's result line (the one
+ * writer, programs/result_line.c); a finding is the one record
+ * (oracles/finding.c); the plan, end and error lines are made of the same
+ * writer's members. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -13,74 +16,13 @@
 /* ------------------------------------------------------------ protocol */
 
 static struct scn_jbuf line;
-static int jfirst; /* no comma before the next member */
 
-void cert_begin(void)
-{
-    line.n = 0;
-    scn_jbuf_str(&line, "{");
-    jfirst = 1;
-}
-static void jkey(const char *k)
-{
-    scn_jbuf_str(&line, jfirst ? "\"" : ",\"");
-    jfirst = 0;
-    scn_jbuf_str(&line, k);
-    scn_jbuf_str(&line, "\":");
-}
-void cert_jopen(const char *k)
-{
-    jkey(k);
-    scn_jbuf_str(&line, "{");
-    jfirst = 1;
-}
-void cert_jclose(void)
-{
-    scn_jbuf_str(&line, "}");
-    jfirst = 0;
-}
-void cert_jstr(const char *k, const char *v)
-{
-    jkey(k);
-    if (v) scn_jbuf_json(&line, v, strlen(v));
-    else scn_jbuf_str(&line, "null");
-}
-void cert_jnum(const char *k, long long v)
-{
-    char t[32];
-    jkey(k);
-    snprintf(t, sizeof t, "%lld", v);
-    scn_jbuf_str(&line, t);
-}
-void cert_jdbl(const char *k, double v)
-{
-    char t[40];
-    jkey(k);
-    snprintf(t, sizeof t, "%.3f", v);
-    scn_jbuf_str(&line, t);
-}
-void cert_jraw(const char *k, const char *v)
-{
-    jkey(k);
-    scn_jbuf_str(&line, v);
-}
-void cert_jcase(const char *k, const struct scn_case *c)
-{
-    static char *t;
-    static size_t cap;
-    size_t need = scn_case_format(c, NULL, 0) + 1;
-    if (need > cap && !(t = realloc(t, cap = need))) abort();
-    size_t l = scn_case_format(c, t, cap);
-    jkey(k);
-    scn_jbuf_json(&line, t, l);
-}
-
-/* Writes the line in the buffer, whole (no size limit). */
-static void write_line(void)
+/* Writes the line in buf, whole (no size limit). */
+static void write_line(const char *p, size_t n)
 {
     cert_sh->writing = 1;
-    for (size_t off = 0; off < line.n;) {
-        ssize_t w = write(cert_proto_fd, line.p + off, line.n - off);
+    for (size_t off = 0; off < n;) {
+        ssize_t w = write(cert_proto_fd, p + off, n - off);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) _exit(3); /* the runner is gone: nobody to tell */
         off += (size_t)w;
@@ -88,18 +30,45 @@ static void write_line(void)
     cert_sh->writing = 0;
 }
 
-/* Writes the line being built with its end and newline. */
+/* A line of the phase's accounting (plan, end, error), begun: its members
+ * are the result writer's (scn_json_*). */
+struct scn_jbuf *cert_line(void)
+{
+    line.n = 0;
+    scn_jbuf_str(&line, "{");
+    return &line;
+}
+
+/* Writes the line begun with its end and newline. */
 void cert_send(void)
 {
     scn_jbuf_str(&line, "}\n");
-    write_line();
+    write_line(line.p, line.n);
 }
 
 void cert_send_error(const char *msg)
 {
-    cert_begin();
-    cert_jstr("error", msg);
+    scn_json_str(cert_line(), "error", msg);
     cert_send();
+}
+
+/* A result line: scn-conform's writer (programs/result_line.h). */
+void cert_send_result(const struct scn_result *r)
+{
+    size_t n;
+    const char *j = scn_result_json(r, &n);
+    write_line(j, n);
+}
+
+/* The text form of c, in a buffer of this file's (valid until the next call). */
+const char *cert_case_text(const struct scn_case *c, size_t *n)
+{
+    static char *t;
+    static size_t cap;
+    size_t need = scn_case_format(c, NULL, 0) + 1;
+    if (need > cap && !(t = realloc(t, cap = need))) abort();
+    *n = scn_case_format(c, t, cap);
+    return t;
 }
 
 /* The record of a finding (docs/FINDINGS.md), its JSON in a buffer of
@@ -135,14 +104,12 @@ static const char *record_json(const char *oracle, const struct scn_rootcause *r
     return scn_record_json(&r, n);
 }
 
-/* The record as member "finding" of a result line (conform, retval, a fatal case). */
-void cert_jrecord(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
-                  const char *detail, long size, int with_size, int sides)
+/* The record for member "finding" of a result line (conform, retval, a
+ * fatal case), in a buffer of finding.c's. */
+const char *cert_record(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
+                        const char *detail, long size, int with_size, int sides, size_t *n)
 {
-    size_t n;
-    const char *j = record_json(oracle, rc, original, detail, size, with_size, sides, -1, &n);
-    jkey("finding");
-    scn_jbuf_put(&line, j, n);
+    return record_json(oracle, rc, original, detail, size, with_size, sides, -1, n);
 }
 
 /* The record as a line of its own (the fuzz phase's findings): the line of
@@ -155,5 +122,5 @@ void cert_send_record(const char *oracle, const struct scn_rootcause *rc, const 
     line.n = 0;
     scn_jbuf_put(&line, j, n);
     scn_jbuf_str(&line, "\n");
-    write_line();
+    write_line(line.p, line.n);
 }

@@ -80,27 +80,26 @@ void cert_death_record(const struct cert_outcome *o, long index, double budget_l
     }
     char detail[1200];
     snprintf(detail, sizeof detail, "%s (phase %s)", o->detail, cert_phase);
-    cert_begin();
-    cert_jstr("phase", cert_phase);
-    if (index >= 0) cert_jnum("index", index);
+    size_t n;
+    const char *text = cert_case_text(&c, &n);
+    struct scn_result r = scn_result_new(text, n, "fail", o->oracle);
+    r.phase = cert_phase;
+    r.index = index;
+    static struct scn_corpus_entry e;
     if (index >= 0 && cert_plan && !strcmp(cert_phase, "conform")) {
-        static struct scn_corpus_entry e;
         cert_parse_plan(index, &e);
-        cert_jstr("target", scn_cert_name);
-        cert_jstr("category", e.category);
-        cert_jstr("kind", e.kind);
-        cert_jstr("file", cert_plan[index].file);
-        cert_jnum("line", cert_plan[index].line);
-        cert_jstr("citation", e.citation);
+        r.target = scn_cert_name;
+        r.category = e.category;
+        r.kind = e.kind;
+        r.file = cert_plan[index].file;
+        r.line = cert_plan[index].line;
+        r.citation = e.citation;
     }
-    cert_jcase("case", &c);
-    cert_jstr("status", "fail");
-    cert_jstr("oracle", o->oracle);
-    cert_jstr("class", o->klass);
-    cert_jstr("detail", detail);
-    cert_jnum("size", (long long)o->size);
-    cert_jraw("fatal", "true");
-    cert_jstr("signature", rc.signature);
-    cert_jrecord(o->oracle, &rc, &c, detail, (long)o->size, 1, 1);
-    cert_send();
+    r.klass = o->klass;
+    r.detail = detail;
+    r.size = (long)o->size;
+    r.fatal = 1;
+    r.signature = rc.signature;
+    r.finding = cert_record(o->oracle, &rc, &c, detail, (long)o->size, 1, 1, &r.finding_len);
+    cert_send_result(&r);
 }

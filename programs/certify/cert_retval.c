@@ -50,33 +50,30 @@ static void retval_case(long i)
     cert_check_children();
     int fd = cert_written_since(&m);
     char side[400] = "";
-    cert_begin();
-    cert_jstr("phase", "retval");
-    cert_jnum("index", i);
-    cert_jcase("case", &c);
+    size_t n;
+    const char *text = cert_case_text(&c, &n);
+    struct scn_result res = scn_result_new(text, n, "pass", NULL);
+    res.phase = "retval";
+    res.index = i;
+    const struct scn_rootcause *rc = NULL;
     if (fd) {
         cert_side_detail(fd, &m, side, sizeof side);
-        const char *o = fd == 1 ? "writes-stdout" : "writes-stderr";
-        const struct scn_rootcause *rc = cert_side_rootcause(&c, fd);
-        cert_jstr("status", "fail");
-        cert_jstr("oracle", o);
-        cert_jstr("class", "invariant");
-        cert_jstr("detail", side);
-        cert_jstr("signature", rc->signature);
-        cert_jrecord(o, rc, &c, side, 0, 0, 2);
+        res.oracle = fd == 1 ? "writes-stdout" : "writes-stderr";
+        res.klass = "invariant";
+        res.detail = side;
+        rc = cert_side_rootcause(&c, fd);
+        res.finding = cert_record(res.oracle, rc, &c, side, 0, 0, 2, &res.finding_len);
     } else if (have_f) {
-        const struct scn_rootcause *rc = cert_oracle_rootcause(&c, &f, flags);
-        cert_jstr("status", "fail");
-        cert_jstr("oracle", f.oracle);
-        cert_jstr("class", f.klass);
-        cert_jstr("detail", f.detail);
-        cert_jnum("size", (long long)f.size);
-        cert_jstr("signature", rc->signature);
-        cert_jrecord(f.oracle, rc, &c, f.detail, (long)f.size, 1, 2);
-    } else {
-        cert_jstr("status", "pass");
+        rc = cert_oracle_rootcause(&c, &f, flags);
+        res.oracle = f.oracle;
+        res.f = &f;
+        res.finding = cert_record(f.oracle, rc, &c, f.detail, (long)f.size, 1, 2, &res.finding_len);
     }
-    cert_send();
+    if (rc) {
+        res.status = "fail";
+        res.signature = rc->signature;
+    }
+    cert_send_result(&res);
     cert_check_children();
     if (have_f && cert_fault_oracle(f.oracle)) cert_after_fault(f.oracle, i + 1);
 }

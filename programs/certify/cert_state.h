@@ -13,6 +13,7 @@
 
 #include "case.h"
 #include "oracle.h"
+#include "result_line.h"
 #include "rootcause.h"
 #include "supervise.h"
 #include "target.h"
@@ -101,18 +102,13 @@ extern unsigned cert_fam_flags;
 void cert_setup_targets(void);
 
 /* ---- cert_protocol.c */
-void cert_begin(void);
-void cert_jopen(const char *k);
-void cert_jclose(void);
-void cert_jstr(const char *k, const char *v);
-void cert_jnum(const char *k, long long v);
-void cert_jdbl(const char *k, double v);
-void cert_jraw(const char *k, const char *v);
-void cert_jcase(const char *k, const struct scn_case *c);
+struct scn_jbuf *cert_line(void);
 void cert_send(void);
 void cert_send_error(const char *msg);
-void cert_jrecord(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
-                  const char *detail, long size, int with_size, int sides);
+void cert_send_result(const struct scn_result *r);
+const char *cert_case_text(const struct scn_case *c, size_t *n);
+const char *cert_record(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
+                        const char *detail, long size, int with_size, int sides, size_t *n);
 void cert_send_record(const char *oracle, const struct scn_rootcause *rc, const struct scn_case *original,
                       const char *detail, long size, int with_size, long long execs);
 

@@ -101,6 +101,18 @@ static void capture_fd(int fd, const char *name)
     }
 }
 
+/* The phase's first line: {"plan":{"phase":..,"cases"|"seconds":..}}. */
+static void send_plan(const char *phase, const char *what, double n)
+{
+    struct scn_jbuf *b = cert_line();
+    scn_jbuf_str(b, "\"plan\":{");
+    scn_json_str(b, "phase", phase);
+    if (!strcmp(what, "cases")) scn_json_num(b, what, (long long)n);
+    else scn_json_dbl(b, what, n);
+    scn_jbuf_str(b, "}");
+    cert_send();
+}
+
 int main(int argc, char **argv)
 {
     int fd = -1, i = 1;
@@ -171,21 +183,11 @@ int main(int argc, char **argv)
     uint64_t t0 = cert_now_ns();
     if (!strcmp(cmd, "conform")) {
         if (cert_load_plan(rest, args)) return EXIT_SETUP;
-        cert_begin();
-        cert_jopen("plan");
-        cert_jstr("phase", "conform");
-        cert_jnum("cases", cert_nplan);
-        cert_jclose();
-        cert_send();
+        send_plan("conform", "cases", cert_nplan);
         return cert_run_phase(cert_conform_body, cert_nplan, t0 + (uint64_t)(opt_phase_limit * 1e9), 0);
     }
     if (!strcmp(cmd, "retval")) {
-        cert_begin();
-        cert_jopen("plan");
-        cert_jstr("phase", "retval");
-        cert_jnum("cases", cert_retval_count());
-        cert_jclose();
-        cert_send();
+        send_plan("retval", "cases", cert_retval_count());
         return cert_run_phase(cert_retval_body, cert_retval_count(), t0 + (uint64_t)(opt_phase_limit * 1e9), 0);
     }
     if (!strcmp(cmd, "fuzz") && rest >= 2) {
@@ -198,12 +200,7 @@ int main(int argc, char **argv)
         }
         cert_fuzz_seed = seed ? seed : 1;
         cert_sh->deadline = t0 + (uint64_t)(secs * 1e9);
-        cert_begin();
-        cert_jopen("plan");
-        cert_jstr("phase", "fuzz");
-        cert_jdbl("seconds", secs);
-        cert_jclose();
-        cert_send();
+        send_plan("fuzz", "seconds", secs);
         return cert_run_phase(cert_fuzz_body_arg, 0, cert_sh->deadline, 1);
     }
     usage();
