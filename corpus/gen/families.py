@@ -902,11 +902,34 @@ def fam_kernel_decode_pairs():
     return out
 
 
+def fam_float_carries():
+    """Where a conversion's digits carry from one group of nine decimal digits
+    into the next (0.9999999987 to nine places stays 0.999999999, one a little
+    larger becomes 1.000000000, 999999999.5 to none becomes 1000000000): an
+    engine that keeps the digits in base 10^9 limbs (musl) propagates the
+    carry there; a power of two whose exponent ends a 29-bit shift exactly
+    (2^29, 2^58); %a precisions past the significand's hexadecimal digits
+    (16 for a double, 16 and 20 for a long double), which no rounding shortens."""
+    out = []
+    fcite = "C17 7.21.6.1p8 (f: the precision's digits, the value rounded), F.5 (correctly rounded); kernel " + KSTOP
+    for f, x in [("%.9f", 0.9999999987), ("%.9f", 0.9999999996), ("%.0f", 999999999.5), ("%.3f", 999999999.9996),
+                 ("%.9f", 1.9999999995000001), ("%f", float.fromhex("0x1.8p+29")), ("%f", float.fromhex("0x1p+58")),
+                 ("%.0f", float.fromhex("0x1.0000000000001p+58")), ("%e", float.fromhex("0x1.8p+29")),
+                 ("%g", float.fromhex("0x1.8p+29"))]:
+        out.append(case("float." + f[-1], f, [D(x)], "std", fcite.replace("(f:", "(%s:" % f[-1])))
+    for f, a in [("%.16a", D(1.5)), ("%.20A", D(0.1)), ("%.16La", LD(1.5)), ("%.20La", LD(0.1)),
+                 ("%.15La", LD(0.1)),
+                 ("%.15La", LD((0, 0x3fff, 0xc000000000000001))), ("%.14La", LD((0, 0x3fff, 0xffffffffffffffff)))]:
+        out.append(case("float.a", f, [a], "impl", float_cite(f[-1]) + " (a precision past the significand's "
+                        "digits: zeros)"))
+    return out
+
+
 def all_cases():
     import families_pext  # the kernel's %p extensions; it imports case() and I() from here
     for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,
                 fam_width_prec, fam_percent, fam_positional, fam_n, fam_float, fam_float_g_edges,
                 fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel, fam_float_l, fam_nan_sign,
-                fam_big_fields) + families_pext.FAMILIES + (fam_kernel_decode_pairs,):
+                fam_big_fields) + families_pext.FAMILIES + (fam_kernel_decode_pairs, fam_float_carries):
         for c in fam():
             yield c
