@@ -2,6 +2,7 @@
 lines of conform*.jsonl), its targets and its parts, as report.json has them."""
 import collections
 
+from . import matrix_users
 from .runs import read_jsonl
 
 CELL_KEYS = ("pass", "fail", "error", "impl_differs", "known")
@@ -52,7 +53,9 @@ def matrix(run):
         for cat in cells:
             tot.update(cells[cat].get(t, {}))
         totals[t] = _cell(tot)
-    return {"targets": tnames, "rows": rows, "totals": totals}
+    # users: a matrix run's implementations certified for a real user's formats (saved certificates)
+    return {"targets": tnames, "rows": rows, "totals": totals,
+            "users": matrix_users.verdicts(run, tnames)}
 
 
 def cell_failed(c):
