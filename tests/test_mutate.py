@@ -164,6 +164,27 @@ def test_the_equivalent_table_has_its_form_and_matches_its_text():
     assert mutate._unescape(mutate.escape_edit(text)) == text and "\n" not in mutate.escape_edit(text)
 
 
+def test_the_overflow_cases_regenerate_and_each_expects_a_failure(tmp_path):
+    """corpus/overflow/overflow.tsv (run by `mutate` of musl and impl, not with
+    corpus/*.tsv): the generator writes it byte for byte, each case an output
+    over INT_MAX bytes that the model counts and expects to fail (!err)."""
+    got = tmp_path / "overflow.tsv"
+    r = subprocess.run([sys.executable, str(REPO / "corpus" / "gen" / "generate.py"), "--overflow-out", str(got)],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert got.read_bytes() == (REPO / mutate_build.OVERFLOW_CORPUS).read_bytes()
+    rows = [l.split("\t") for l in got.read_text().splitlines() if not l.startswith("#")]
+    assert len(rows) >= 10 and all(f[2] == "!err" and f[3] == "-" for f in rows), rows
+    assert mutate_build.OVERFLOW_CORPUS in {str(f.relative_to(REPO)) for f in mutate_build.subject("musl").corpus_files()}
+    sys.path.insert(0, str(REPO / "corpus" / "gen"))
+    import model_iso
+    # one byte short of the limit is a length, not a failure: such a case is refused (no output is built)
+    with pytest.raises(model_iso.Undefined, match="2147483647 bytes"):
+        model_iso.format_iso(b"%.2147483645f", [("double", 0x3ff0000000000000)], None)
+    with pytest.raises(model_iso.Overflow):
+        model_iso.format_iso(b"%.2147483646f", [("double", 0x3ff0000000000000)], None)
+
+
 def test_a_large_schema_is_split_in_contiguous_parts_one_per_job():
     from scnfuzz.mutate_pipeline import SPLIT_MIN, schema_parts
 

@@ -925,6 +925,26 @@ def fam_float_carries():
     return out
 
 
+def fam_overflow():
+    """Outputs longer than INT_MAX bytes (model_iso.huge_len counts them): the
+    call fails (POSIX [EOVERFLOW]: a negative return; C17 7.21.6.5p3's int
+    cannot say the length). Not in corpus/*.tsv: an implementation may write
+    the 2^31 bytes before it fails (glibc does, over a second a call), so
+    these are run only where named (corpus/overflow/, `scnfuzz mutate` of
+    musl and impl). Each is one byte or one digit past a limit: a precision
+    or width of INT_MAX with a byte before it, of INT_MAX+1 and of 10^10 (its
+    digits overflow an int), a %a/%e/%f whose digits reach INT_MAX+1."""
+    out = []
+    cite = "C17 7.21.6.5p3 (the return value is an int), 7.21.6.1p15; POSIX fprintf [EOVERFLOW]: a negative return"
+    for f, a in [("%2147483648d", [I(1)]), ("%.2147483648d", [I(1)]), ("%10000000000d", [I(1)]),
+                 ("%.10000000000d", [I(1)]), ("x%2147483647d", [I(1)]), ("x%.2147483647d", [I(1)]),
+                 ("%.2147483647a", [D(1.0)]), ("%.2147483641a", [D(1.0)]), ("%.2147483647f", [D(1.0)]),
+                 ("%.2147483646f", [D(1.0)]), ("%.2147483645f", [D(10.0)]), ("%.2147483645e", [D(10.0)]),
+                 ("%.2147483648f", [D(1.0)]), ("%2147483648.1f", [D(1.5)])]:
+        out.append(case("overflow", f, a, "std", cite, kernel=False))
+    return out
+
+
 def all_cases():
     import families_pext  # the kernel's %p extensions; it imports case() and I() from here
     for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,

@@ -46,10 +46,14 @@ def file_of(cat):
     raise ValueError("no file for category " + cat)
 
 
-def build(oracle):
+# outputs over INT_MAX bytes (families.fam_overflow): apart from corpus/*.tsv, which every target runs
+OVERFLOW_FILE = os.path.join("overflow", "overflow.tsv")
+
+
+def build(oracle, cases=None, file_of=file_of):
     lines = {name: [] for name, _ in FILES}
     seen = set()
-    for c in families.all_cases():
+    for c in (families.all_cases() if cases is None else cases):
         text = casetext.Case(c.fmt, c.args, c.sizes).text()
         if text in seen:
             continue
@@ -76,22 +80,37 @@ def build(oracle):
         if iso == "-" and kern == "-":
             raise AssertionError("case in no dialect: " + text)
         assert "\t" not in c.cite and c.kind in ("std", "impl")
-        lines[file_of(c.cat)].append("\t".join([c.cat, text, iso, kern, c.kind, c.cite]))
+        lines.setdefault(file_of(c.cat), []).append("\t".join([c.cat, text, iso, kern, c.kind, c.cite]))
     return lines
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=os.path.dirname(HERE))
+    ap.add_argument("--out", help="where corpus/*.tsv go (default: corpus/, and the overflow cases to "
+                    "corpus/" + OVERFLOW_FILE + ")")
+    ap.add_argument("--overflow-out", metavar="FILE", help="where the overflow cases go (default: with no --out, "
+                    "corpus/" + OVERFLOW_FILE + "; with --out, nowhere); without --out, only they are written")
     a = ap.parse_args()
+    overflow_out = a.overflow_out or (None if a.out else os.path.join(os.path.dirname(HERE), OVERFLOW_FILE))
+    main_out = a.out or (None if a.overflow_out else os.path.dirname(HERE))
     oracle = Oracle()
+    lines = {}
     try:
-        lines = build(oracle)
+        if main_out:
+            lines = build(oracle)
+        if overflow_out:
+            over = build(oracle, families.fam_overflow(), lambda cat: "overflow")["overflow"]
     finally:
         oracle.close()
+    if overflow_out:
+        os.makedirs(os.path.dirname(os.path.abspath(overflow_out)), exist_ok=True)
+        with open(overflow_out, "w", encoding="ascii", newline="\n") as f:
+            f.write(HEADER + "# outputs over INT_MAX bytes: not run with corpus/*.tsv (families.fam_overflow)\n")
+            for ln in over:
+                f.write(ln + "\n")
     total = 0
     for name, ls in lines.items():
-        with open(os.path.join(a.out, name), "w", encoding="ascii", newline="\n") as f:
+        with open(os.path.join(main_out, name), "w", encoding="ascii", newline="\n") as f:
             f.write(HEADER)
             for ln in ls:
                 f.write(ln + "\n")

@@ -31,6 +31,16 @@ class EncodingError(Exception):
     pass
 
 
+HUGE = 1 << 20            # a conversion with a wider field or precision is not built: huge_len counts it
+INT_MAX = (1 << 31) - 1
+
+
+class Overflow(Exception):
+    """The output is longer than INT_MAX bytes: the return value cannot say
+    how long (C17 7.21.6.5p3 returns an int); POSIX fprintf: [EOVERFLOW], a
+    negative return."""
+
+
 class Undefined(Exception):
     """The case is outside the standard's defined behaviour."""
 
@@ -326,6 +336,56 @@ def hexfloat(fp: FP, prec, alt):
     return "%d%s%sp%+d" % (lead, "." if (fs or alt) else "", fs, E)
 
 
+def _int_part_digits(fp):
+    v = fp.m >> -fp.e if fp.e < 0 else fp.m << fp.e
+    return len(str(v))
+
+
+def _dec_exponent(fp):
+    """X with 10^X <= |value| < 10^(X+1) (value != 0), exactly."""
+    from fractions import Fraction
+    v = Fraction(fp.m) * (Fraction(2) ** fp.e)
+    x = len(str(int(v))) - 1 if v >= 1 else -1
+    while v < Fraction(10) ** x:
+        x -= 1
+    return x
+
+
+def huge_len(sp, v, width, prec, oracle):
+    """The length of one integer or floating conversion whose field width or
+    precision is over HUGE, counted instead of built. At such a precision a
+    floating value is not rounded: every binary value's decimal and
+    hexadecimal expansions are shorter (16,500 digits at most)."""
+    c, fl = sp.conv, sp.flags
+    if c in INT_CONVS:
+        signed = c in "di"
+        v = wrap(v, LEN_BITS[sp.length], signed)
+        mag = abs(v)
+        prefix = (1 if signed and (v < 0 or "+" in fl or " " in fl) else 0) + \
+            (2 if "#" in fl and c in "xXbB" and mag != 0 else 0)
+        p = 1 if prec is None else prec
+        body = prefix + max(p, len(digits(mag, {"o": 8, "x": 16, "X": 16, "b": 2, "B": 2}.get(c, 10))))
+        if "#" in fl and c == "o" and p <= len(digits(mag, 8)):
+            body += 0 if mag == 0 else 1
+    else:
+        fp = v
+        sign = 1 if fp.sign or "+" in fl or " " in fl else 0
+        if fp.kind != "fin" or prec is None or prec <= HUGE:
+            return max(width or 0, len(conv_float(sp, fp, None, prec, oracle)))
+        point = 1
+        if c in "fF":
+            body = _int_part_digits(fp) + point + prec
+        elif c in "eE":
+            body = 1 + point + prec + len(fmt_exp(_dec_exponent(fp) if fp.m else 0, False, 2))
+        elif c in "aA":
+            E = fp.e + fp.m.bit_length() - 1 if fp.m else 0
+            body = 2 + 1 + point + prec + len("p%+d" % E)
+        else:
+            raise Undefined("a %g precision over HUGE: the model does not count it")
+        body += sign
+    return max(width or 0, body)
+
+
 # ---- the whole call --------------------------------------------------------------
 
 def format_iso(fmt: bytes, args, oracle, encoding="C"):
@@ -341,6 +401,7 @@ def format_iso(fmt: bytes, args, oracle, encoding="C"):
     A = Args(args, positional)
     out = bytearray()
     nvals = []
+    huge = 0      # the bytes of conversions counted, not built (huge_len)
     for it in items:
         if isinstance(it, bytes):
             out += it
@@ -364,6 +425,16 @@ def format_iso(fmt: bytes, args, oracle, encoding="C"):
         c = sp.conv
         fl = sp.flags
         L = sp.length
+        if (width or 0) > HUGE and c not in INT_CONVS and c not in FLOAT_CONVS:
+            raise Undefined("a field width over HUGE with %" + c)
+        if ((width or 0) > HUGE or (prec or 0) > HUGE) and (c in INT_CONVS or c in FLOAT_CONVS):
+            if c in INT_CONVS:
+                v = A.get(sp.pos, ARG_OF[(L, c in "di")])
+            else:
+                t = "ldouble" if L == "L" else "double"
+                v = FP.of(t, A.get(sp.pos, (t,)))
+            huge += huge_len(sp, v, width, prec, oracle)
+            continue
         if c in INT_CONVS:
             if L == "L" or ("#" in fl and c in "diu"):
                 raise Undefined("flag/length with integer")
@@ -420,6 +491,8 @@ def format_iso(fmt: bytes, args, oracle, encoding="C"):
             if fl or width is not None or prec is not None or L not in N_OF:
                 raise Undefined("flags with n")
             A.get(sp.pos, ("n",))
+            if huge:
+                raise Undefined("%n after a conversion counted, not built")
             # the count converted to the pointed-to type (hh, h: 6.3.1.3p3, modular)
             nbits = {"hh": 8, "h": 16, "": 32}.get(L, 64)
             nvals.append(wrap(len(out), nbits, L != "z"))
@@ -429,6 +502,10 @@ def format_iso(fmt: bytes, args, oracle, encoding="C"):
         raise Undefined("unused numbered argument")
     if not positional and A.next != len(args):
         raise Undefined("excess arguments (allowed, but the corpus avoids them)")
+    if huge:
+        if len(out) + huge > INT_MAX:
+            raise Overflow(len(out) + huge)
+        raise Undefined("an output of %d bytes: no case holds one" % (len(out) + huge))
     return bytes(out), nvals
 
 
@@ -459,5 +536,5 @@ def iso_expected(fmt, args, oracle):
     """(output or None for !err, nvals) -- EncodingError -> None."""
     try:
         return format_iso(fmt, args, oracle)
-    except EncodingError:
+    except (EncodingError, Overflow):
         return None, []

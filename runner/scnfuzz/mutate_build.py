@@ -46,6 +46,13 @@ class Subject:
     # (regex on a case's text, why): the cases whose output the unmodified target does not
     # repeat from run to run, left out of the corpus stage and the campaigns' kills
     unrepeatable: tuple = None
+    # corpus files (relative to the tree) run besides corpus/*.tsv: cases not every target can
+    # run cheaply (corpus/overflow/: glibc writes 2^31 bytes before it fails), which this one does
+    extra_corpus: tuple = ()
+
+    def corpus_files(self):
+        from . import conform
+        return conform.corpus_files() + [ROOT / f for f in self.extra_corpus]
 
 
 # picolibc's default build has no long double (io-long-double=false): a %L conversion reads a
@@ -57,13 +64,15 @@ PICOLIBC_NO_LONG_DOUBLE = (r"\bldouble:", "picolibc's default build reads a doub
                            "is what the XMM registers held before the call (oracles/known_bugs.tsv embedded-no-L)")
 
 
+OVERFLOW_CORPUS = "corpus/overflow/overflow.tsv"  # outputs over INT_MAX bytes (corpus/gen: fam_overflow)
 SUBJECTS = {
     "musl": Subject("musl", ("musl",), (("fuzz_iso_diff", ()),), "src/stdio/vfprintf.c", ("MUSL",), "musl",
-                    "musl's source package as the build fetched it (apt-get source musl)"),
+                    "musl's source package as the build fetched it (apt-get source musl)",
+                    extra_corpus=(OVERFLOW_CORPUS,)),
     "kernel": Subject("kernel", ("kernel",), (("fuzz_kernel_diff", ()),), "lib/vsprintf.c", ("KERNEL",),
                       "kernel", "the files the build extracts from linux-source-6.1 (lib/vsprintf.c, ...)"),
     "impl": Subject("impl", ("ref", "ref-kernel"), (("fuzz_iso_diff", ()), ("fuzz_ref", ())), "impl/src/printf.c",
-                    (), "tree", "the reference engine, impl/ of this tree"),
+                    (), "tree", "the reference engine, impl/ of this tree", extra_corpus=(OVERFLOW_CORPUS,)),
     "newlib": Subject("newlib", ("newlib",), (("fuzz_matrix", (("SCN_MATRIX_TARGET", "newlib"),)),),
                       "newlib/libc/stdio/vfprintf.c", ("NEWLIB",), "newlib",
                       "newlib's source (newlib-source) as the build unpacks it"),

@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import time
 
-from . import conform as conform_mod
 from . import mutate_report, mutate_run
 from .errors import SetupError, UsageError
 from .mutate import Session, _say
@@ -76,7 +75,7 @@ def run_patch(args):
         b.build()
         root = b.source_root()
         files = patch_files(root, diff)
-        corpus = mutate_run.Corpus(conform_mod.corpus_files(), s.subject.unrepeatable)
+        corpus = mutate_run.Corpus(s.subject.corpus_files(), s.subject.unrepeatable)
         cs = s.conform_stage(corpus)
         env0 = dict(os.environ, SCN_MUTANT="0")
         _say(f"baseline: the corpus on the unmodified {s.subject.name}")

@@ -8,7 +8,6 @@ import resource
 import threading
 import time
 
-from . import conform as conform_mod
 from . import mutate_run
 from .errors import SetupError
 from .mutate import _equivalent_reason, _say, _unreachable_reason, load_equivalent, load_unreachable, schema_source
@@ -157,7 +156,7 @@ class Pipeline:
         self.phases["schema_build_s"] = time.monotonic() - t
         if s.interrupted or not cand:
             return
-        corpus = mutate_run.Corpus(conform_mod.corpus_files(), s.subject.unrepeatable)
+        corpus = mutate_run.Corpus(s.subject.corpus_files(), s.subject.unrepeatable)
         if corpus.left_out:
             _say(f"{corpus.left_out} corpus units left out: {s.subject.unrepeatable[1]}")
         self.css = [s.conform_stage(corpus, build=b) for b in self.builds]
