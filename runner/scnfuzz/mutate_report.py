@@ -55,6 +55,8 @@ def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, a
     totals["killed_by_conform"] = sum(1 for r in rows if r["status"] == "killed" and r.get("stage") == "conform")
     totals["killed_by_fuzz"] = sum(1 for r in rows if r["status"] == "killed" and r.get("stage") == "fuzz")
     totals["survived_unreached"] = sum(1 for r in rows if r["status"] == "survived" and r.get("reached_by") == 0)
+    totals["declared_equivalent"] = sum(1 for r in rows if r["status"] == "equivalent"
+                                        and (r.get("detail") or "").startswith("declared"))
     funcs = {}
     for r in rows:
         funcs.setdefault(r["function"], []).append(r)
@@ -120,8 +122,10 @@ def markdown(m):
         out.append(f"| {s} | {t[s]:,}{extra} |")
     out += ["", "Killed: an oracle fails on a case for the mutant and passes for the unmodified target (the same "
             "binaries with SCN_MUTANT=0). Equivalent and duplicate: trivial compiler equivalence"
-            + (f", run on {m['tce_on']}" if m.get("tce_on") else "") + ". Unreachable: "
-            "`runner/scnfuzz/mutate_unreachable.tsv`. The score leaves those out.", "",
+            + (f", run on {m['tce_on']}" if m.get("tce_on") else "") + f", or shown by hand "
+            f"(`runner/scnfuzz/mutate_equivalent.tsv`: {t.get('declared_equivalent', 0):,} here). Unreachable: "
+            "`runner/scnfuzz/mutate_unreachable.tsv`. The tables' mutants are neither compiled nor run. The score "
+            "leaves those out.", "",
             "## By function", "", "| function | line | mutants | killed | survived | score |", "|---|---:|---:|---:|---:|---:|"]
     for f in m["functions"]:
         out.append(f"| `{f['function']}` | {f['first_line']} | {f['mutants']} | {f['killed']} | {f['survived']} "
