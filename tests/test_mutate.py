@@ -133,10 +133,18 @@ def test_the_unreachable_table_has_its_form():
         f = line.split("\t")
         assert len(f) == 5, line
         assert f[0] in mutate_build.SUBJECTS and f[1] and f[2] and f[4].strip(), line
-        assert f[3] == "-" or re.fullmatch(r"\d+(-\d+)?(,\d+(-\d+)?)*", f[3]), line
+        assert f[3] == "-" or re.fullmatch(r"(\d+(-\d+)?|\d+:\d+(-\d+)?)(,(\d+(-\d+)?|\d+:\d+(-\d+)?))*", f[3]), line
     # loading it for a subject gives its rows
     subj, path = rows[0].split("\t")[:2]
     assert mutate.load_unreachable(subj, path)
+    # a column range takes the edits of its line that start there, no other
+    table = [("f", [(682, 682, 32, 40), (700, 702, 1, 1 << 30)], "why")]
+
+    def at(line, col):
+        return mutate._unreachable_reason(mutator.Mutant(id=1, file="x.c", line=line, col=col, start=0, end=0,
+                                                         before="a", after="b", operator="X", function="f"), table)
+    assert at(682, 32) == at(682, 40) == at(701, 5) == "why"
+    assert at(682, 31) is None and at(682, 41) is None and at(683, 32) is None
 
 
 def test_the_equivalent_table_has_its_form_and_matches_its_text():

@@ -940,8 +940,37 @@ def fam_overflow():
                  ("%.10000000000d", [I(1)]), ("x%2147483647d", [I(1)]), ("x%.2147483647d", [I(1)]),
                  ("%.2147483647a", [D(1.0)]), ("%.2147483641a", [D(1.0)]), ("%.2147483647f", [D(1.0)]),
                  ("%.2147483646f", [D(1.0)]), ("%.2147483645f", [D(10.0)]), ("%.2147483645e", [D(10.0)]),
-                 ("%.2147483648f", [D(1.0)]), ("%2147483648.1f", [D(1.5)])]:
+                 ("%.2147483648f", [D(1.0)]), ("%2147483648.1f", [D(1.5)]), ("x%.2147483647f", [D(1.0)]),
+                 ("x%.2147483647a", [D(1.0)]), ("%+.2147483647d", [I(1)])]:
         out.append(case("overflow", f, a, "std", cite, kernel=False))
+    return out
+
+
+def fam_spec_edges():
+    """Specifications whose parts sit where a parser can confuse them: a
+    literal '$' or '*' right after a conversion ("%*d$", "%.*d$", "%d*"), a
+    negative * width on an empty string (it still pads: '-' with width 1), a
+    * precision with the 0 flag (0 is ignored for any precision, 0 included),
+    a precision after an earlier specification without one, a numbered width
+    after a number, all nine numbered arguments of NL_ARGMAX."""
+    out = []
+    cw = "C17 7.21.6.1p5 (* width: a negative one is - with its absolute value), p4"
+    c0 = "C17 7.21.6.1p6 (0: ignored when a precision is given for d, i, o, u, x, X)"
+    cposn = "POSIX fprintf (%n$, *m$: all the leading arguments numbered; NL_ARGMAX >= 9)"
+    for cat, f, a, cite in [
+            ("width", "%*d$|", [I(3), I(5)], cw + "; '$' after the conversion is literal text"),
+            ("precision", "%.*d$|", [I(2), I(5)], "C17 7.21.6.1p5 (* precision); '$' after the conversion is text"),
+            ("width", "%d*|", [I(5)], "C17 7.21.6.1p3 ('*' after the conversion is literal text)"),
+            ("width", "%*s|", [I(-1), ("str", b"")], cw),
+            ("width", "%*c|", [I(-2), I(0x41)], cw),
+            ("flags.zero", "%08.*d|", [I(3), I(5)], c0),
+            ("flags.zero", "%05.*d|", [I(0), I(7)], c0),
+            ("flags.zero", "%05.*x|", [I(0), U(0x1a)], c0),
+            ("flags.zero", "%d%05.3d|", [I(1), I(1)], c0 + "; the precision is this specification's own"),
+            ("positional", "%1$5.*2$d|", [I(7), I(3)], cposn),
+            ("positional", "%1$d%2$d%3$d%4$d%5$d%6$d%7$d%8$d%9$d|", [I(i) for i in range(1, 10)], cposn),
+            ("positional", "%9$d%8$d%7$d%6$d%5$d%4$d%3$d%2$d%1$d|", [I(i) for i in range(1, 10)], cposn)]:
+        out.append(case(cat, f, a, "std", cite))
     return out
 
 
@@ -950,6 +979,6 @@ def all_cases():
     for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,
                 fam_width_prec, fam_percent, fam_positional, fam_n, fam_float, fam_float_g_edges,
                 fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel, fam_float_l, fam_nan_sign,
-                fam_big_fields) + families_pext.FAMILIES + (fam_kernel_decode_pairs, fam_float_carries):
+                fam_big_fields) + families_pext.FAMILIES + (fam_kernel_decode_pairs, fam_float_carries, fam_spec_edges):
         for c in fam():
             yield c

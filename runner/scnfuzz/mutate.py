@@ -188,8 +188,13 @@ def load_unreachable(subject, rel):
         if lines != "-":
             ranges = []
             for r in lines.split(","):
+                if ":" in r:  # L:C1-C2, the mutants of line L whose edit starts at column C1..C2
+                    ln, _, cols = r.partition(":")
+                    a, _, z = cols.partition("-")
+                    ranges.append((int(ln), int(ln), int(a), int(z or a)))
+                    continue
                 a, _, z = r.partition("-")
-                ranges.append((int(a), int(z or a)))
+                ranges.append((int(a), int(z or a), 1, 1 << 30))
         rows.append((fn, ranges, reason))
     return rows
 
@@ -242,7 +247,7 @@ def _unreachable_reason(m, rows):
     for fn, ranges, reason in rows:
         if fn not in ("-", m.function):
             continue
-        if ranges is None or any(a <= m.line <= z for a, z in ranges):
+        if ranges is None or any(a <= m.line <= z and c <= m.col <= d for a, z, c, d in ranges):
             return reason
     return None
 
