@@ -64,6 +64,14 @@ def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
         assert sub["parts"][1].get("executions", 0) > 0
         # the campaign names the implementation SCN_MATRIX_TARGET chose, not the "matrix" stand-in
         assert [t["name"] for t in sub["parts"][1]["targets"]] == ["ref", name]
+    # where the time went: each step's wall and CPU seconds (a child's, from its rusage), the run's total
+    top = json.loads((out / "run.json").read_text())
+    for name in only:
+        steps = {s["step"]: s for s in top["implementations"][name]["steps"]}
+        assert list(steps) == ["conform", "promises", "fuzz", "deaths", "certify"], steps
+        assert all(steps[s]["cpu_s"] > 0 and steps[s]["wall_s"] > 0 for s in ("conform", "fuzz", "certify")), steps
+    assert top["timing"]["cpu_s"]["children"] + 1 >= sum(s["cpu_s"] for n in only
+                                                     for s in top["implementations"][n]["steps"] if "cpu_s" in s)
     rep = json.loads((out / "report.json").read_text())
     model = rep["matrix_implementations"]
     assert [im["name"] for im in model["implementations"]] == only

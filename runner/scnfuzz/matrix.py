@@ -22,6 +22,7 @@ import datetime
 import json
 import os
 import pathlib
+import resource
 import signal
 import subprocess
 import sys
@@ -195,10 +196,10 @@ class Matrix:
                                  cwd=ROOT, start_new_session=True)
             with self.lock:
                 self.procs[name] = p
-            rc = p.wait()
+            rc, cpu = _wait_cpu(p)
             with self.lock:
                 self.procs.pop(name, None)
-        return rc
+        return rc, cpu
 
     def run_one(self, t):
         name = t["name"]
@@ -208,16 +209,23 @@ class Matrix:
         st = self.state[name]
         t0 = time.monotonic()
         st.update(status="running", started=utc_iso(), exit=[])
+        steps = st["steps"] = []  # where the time went: each step's wall and (for a child) CPU seconds
         for step, cmd, env in _commands(t, self.args, sub):
             if self.stopping:
                 break
             st["step"] = step
-            rc = self._child(name, cmd, env, log)
+            w0 = time.monotonic()
+            rc, cpu = self._child(name, cmd, env, log)
+            steps.append({"step": step, "wall_s": round(time.monotonic() - w0, 1), "cpu_s": cpu})
             st["exit"].append(rc)
             if step == "conform":
+                w0 = time.monotonic()
                 self.promises(t, sub, st)
+                steps.append({"step": "promises", "wall_s": round(time.monotonic() - w0, 1)})
             if step == "fuzz" and CORE.get(name, FUZZER) == FUZZER and name not in EXEC_DRIVERS and not self.stopping:
+                w0 = time.monotonic()
                 self.resign_deaths(name, sub, st)
+                steps.append({"step": "deaths", "wall_s": round(time.monotonic() - w0, 1)})
             if rc not in (0, 1, 130):  # 0/1: no / a new bug root cause (not certified); 130: stopped by us
                 # (the campaign still runs after a conformance run that failed: it has
                 # its own crash handling, and what it finds is the implementation's)
@@ -283,6 +291,28 @@ class Matrix:
         write_atomic(self.run.findings_path, b"".join(l if l.endswith(b"\n") or not l else l + b"\n"
                                                      for l in lines).decode("utf-8", "replace"))
         return write_report(self.run)
+
+
+def _cpu_used():
+    """CPU seconds of this process and of every child it waited for, so far."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"self": round(me.ru_utime + me.ru_stime, 1), "children": round(kids.ru_utime + kids.ru_stime, 1)}
+
+
+def _wait_cpu(p):
+    """A child's exit status and the CPU seconds (user + system) it and the
+    processes it waited for used: the machine is shared, so a step's wall
+    time says little of what it costs. None when another thread reaped it
+    first (stop() polls the children)."""
+    while True:
+        try:
+            _, status, ru = os.wait4(p.pid, 0)
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return p.wait(), None
+        p.returncode = os.waitstatus_to_exitcode(status)
+        return p.returncode, round(ru.ru_utime + ru.ru_stime, 1)
 
 
 def _relocated(part, name):
@@ -592,7 +622,9 @@ def run_matrix(args):
     mx = Matrix(run, impls, args)
     sys.stderr.write(f"scnfuzz matrix: {len(impls)} implementation(s), {args.jobs} at a time, conformance + "
                      f"{args.time:g}-s campaign + certification each; run {run.path}\n")
+    w0 = time.monotonic()
     mx.env = prebuild(impls)
+    timing = run.meta["timing"] = {"prebuild_wall_s": round(time.monotonic() - w0, 1)}
     queue = longest_first(impls)
     qlock = threading.Lock()
 
@@ -630,8 +662,13 @@ def run_matrix(args):
     for name, st in mx.state.items():
         if st["status"] == "waiting":
             st["status"] = "not run (interrupted)"
+    w0 = time.monotonic()
+    timing["implementations_wall_s"] = round(w0 - t0, 1)
     with mx.lock:
         rep = mx.rebuild()
+        timing["report_wall_s"] = round(time.monotonic() - w0, 1)
+        timing["cpu_s"] = _cpu_used()
+        run.save()
     prog.done(f"{'interrupted' if mx.stopping else 'done'} after {time.monotonic() - t0:.1f}s")
     return run, rep, mx.stopping
 
