@@ -16,6 +16,7 @@
 #ifndef SCN_SUPERVISE_H
 #define SCN_SUPERVISE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -117,6 +118,56 @@ int scn_sup_still_dies(const struct scn_sup_opts *o, scn_sup_fn fn, void *arg, u
 
 /* "SIGSEGV", "SIGABRT", ..., or "signal N" (sigabbrev_np is glibc 2.32+). */
 const char *scn_sup_signal_name(int sig);
+
+/* ---- what an end means (end.c) */
+
+/* A watch's reason to kill (scn_sup_watch.check): the memory limit. */
+enum { SCN_SUP_KILL_MEMORY = 2 };
+
+/* What the child said (in memory it shares with its supervisor) about how
+ * it ended: the call it was in, and what it caught before its end. */
+struct scn_sup_call_end {
+    int in_call;                  /* the end came during a call of the function */
+    size_t size;                  /* that call's buffer size */
+    double limit_s;               /* the call's time limit (a hang's detail) */
+    long mem_mb, mem_limit_mb;    /* a memory end: the growth and the limit */
+    int fork;                     /* 1: a child process left running; 2: one exited, never waited for */
+    const char *san_oracle;       /* a sanitizer's report ("sanitizer", "read-past-input"), or NULL */
+    const char *san_kind, *san_what, *san_log; /* its key, its one line, the first line of its log */
+};
+
+/* A finding of the process stage (oracles/oracles.def: crash, hang,
+ * memory-limit, sanitizer, read-past-input, fork). */
+enum scn_sup_cause {
+    SCN_SUP_CAUSE_HANG = 1, SCN_SUP_CAUSE_MEMORY, SCN_SUP_CAUSE_SANITIZER, SCN_SUP_CAUSE_FORK,
+    SCN_SUP_CAUSE_EXIT, SCN_SUP_CAUSE_SIGNAL
+};
+struct scn_sup_finding {
+    enum scn_sup_cause cause;
+    int code;                     /* the exit status or the signal */
+    const char *oracle, *klass;
+    char kind[80];                /* what must stay the same while reducing ("timeout", "exit 0", "signal 6") */
+    char detail[900];
+};
+
+/* The one classification of an end that is a finding (the caller decides
+ * which ends are not: a worker that finished, a restart it asked for): a
+ * hang, the memory limit, a sanitizer's report, a fork, else an exit or a
+ * fatal signal (SIGSEGV, SIGBUS: memory-safety). */
+void scn_sup_end_finding(const struct scn_sup_end *e, const struct scn_sup_call_end *c, struct scn_sup_finding *f);
+
+/* The resident memory of pid in bytes (0: unknown). RLIMIT_AS cannot bound
+ * an ASan-built process (its shadow reserves terabytes): its supervisor
+ * watches this instead. */
+uint64_t scn_sup_rss(pid_t pid);
+
+/* Kills and reaps every child of this process: a child subreaper's
+ * orphans (what the function under test forked and left). */
+void scn_sup_reap_orphans(void);
+
+/* The first line of a sanitizer's report in log.PID (UBSan's "runtime
+ * error:", else ASan's "SUMMARY:"), or "" (out, cap). */
+void scn_sup_sanitizer_line(const char *log, pid_t pid, char *out, size_t cap);
 
 #ifdef __cplusplus
 }

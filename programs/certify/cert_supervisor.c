@@ -1,11 +1,12 @@
 /* scn-certify: the supervisor: starts a worker or a probe, watches it (time,
  * memory, phase limit) and says how it ended. It never calls the function.
- * The child process, its deadline and the kill are the one supervisor's
- * (core/supervise); what is certify's own is the watch (its limits in
- * shared memory) and what an end means for the certificate. */
+ * The child process, its deadline, the kill, the orphans, the resident
+ * memory and how an end reads as a finding (crash, hang, memory limit,
+ * sanitizer report, fork) are the one supervisor's (core/supervise); what
+ * is certify's own is the watch (the limits its workers publish in shared
+ * memory) and which ends are no finding (a worker done, a restart it asked
+ * for, the phase's deadline, a stop). */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,80 +23,6 @@ volatile sig_atomic_t cert_stop_requested;
 void cert_on_term(int sig) { (void)sig; cert_stop_requested = 1; }
 sigset_t cert_chld_mask, cert_orig_mask;
 
-static uint64_t rss_of(pid_t pid)
-{
-    char p[64], b[128];
-    snprintf(p, sizeof p, "/proc/%d/statm", (int)pid);
-    int fd = open(p, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t n = read(fd, b, sizeof b - 1);
-    close(fd);
-    if (n <= 0) return 0;
-    b[n] = 0;
-    unsigned long size, res;
-    if (sscanf(b, "%lu %lu", &size, &res) != 2) return 0;
-    return (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE);
-}
-
-static void kill_strays(void)
-{
-    /* orphans of the function come to us (a child subreaper): kill and reap */
-    for (int round = 0; round < 100; round++) {
-        int any = 0;
-        DIR *d = opendir("/proc/self/task");
-        struct dirent *de;
-        while (d && (de = readdir(d))) {
-            if (de->d_name[0] == '.') continue;
-            char p[300];
-            snprintf(p, sizeof p, "/proc/self/task/%s/children", de->d_name);
-            FILE *fp = fopen(p, "r");
-            if (!fp) continue;
-            int pid;
-            while (fscanf(fp, "%d", &pid) == 1) {
-                kill(pid, SIGKILL);
-                any = 1;
-            }
-            fclose(fp);
-        }
-        if (d) closedir(d);
-        while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) any = 1;
-        if (!any) return;
-        usleep(2000);
-    }
-}
-
-static void sanlog_summary(pid_t pid, char *out, size_t cap)
-{
-    out[0] = 0;
-    if (!cert_opt_sanlog) return;
-    char p[4200];
-    snprintf(p, sizeof p, "%s.%d", cert_opt_sanlog, (int)pid);
-    FILE *fp = fopen(p, "r");
-    if (!fp) return;
-    char l[1024];
-    while (fgets(l, sizeof l, fp)) {
-        l[strcspn(l, "\n")] = 0;
-        if (strstr(l, "runtime error:") || !strncmp(l, "SUMMARY:", 8)) snprintf(out, cap, "%s", l);
-        if (strstr(l, "runtime error:")) break;
-    }
-    fclose(fp);
-}
-
-static const char *sig_name(int s)
-{
-    switch (s) {
-    case SIGABRT: return "SIGABRT (abort())";
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGKILL: return "SIGKILL";
-    case SIGTERM: return "SIGTERM";
-    case SIGTRAP: return "SIGTRAP";
-    default: return strsignal(s);
-    }
-}
-
 struct child_job {
     void (*body)(void *);
     void *arg;
@@ -108,7 +35,7 @@ static long child_main(void *vjob)
     signal(SIGTERM, SIG_DFL);
     sigprocmask(SIG_SETMASK, &cert_orig_mask, NULL);
     cert_sh->worker = getpid();
-    cert_sh->rss0 = rss_of(getpid());
+    cert_sh->rss0 = scn_sup_rss(getpid());
     setvbuf(stdout, NULL, _IONBF, 0);
     j->body(j->arg);
     cert_sh->done = 1;
@@ -155,14 +82,14 @@ static int past_a_limit(void *ctx, uint64_t now)
     else if (w->deadline && now > w->deadline && !cert_sh->writing) ev = EV_DEADLINE;
     else if (now - w->last_mem > 20000000u) {
         w->last_mem = now;
-        uint64_t rss = rss_of(w->pid);
+        uint64_t rss = scn_sup_rss(w->pid);
         if (rss > cert_sh->rss0 + cert_sh->mem_limit && !cert_sh->writing) ev = EV_MEMORY;
     }
     if (ev < 0) return 0;
     w->ev = ev;
     w->size = cert_sh->call_size;
-    if (ev == EV_MEMORY) w->mb = (long)((rss_of(w->pid) - cert_sh->rss0) >> 20);
-    return ev == EV_TIMEOUT ? SCN_SUP_KILL_HANG : 2; /* 2: killed for the reason in ev */
+    if (ev == EV_MEMORY) w->mb = (long)((scn_sup_rss(w->pid) - cert_sh->rss0) >> 20);
+    return ev == EV_TIMEOUT ? SCN_SUP_KILL_HANG : ev == EV_MEMORY ? SCN_SUP_KILL_MEMORY : 3; /* 3: the phase's own (ev) */
 }
 
 static void until_sigchld(void *ctx, unsigned ms)
@@ -185,7 +112,7 @@ void cert_supervise(struct scn_sup_child *ch, uint64_t deadline, double limit_sc
     pid_t pid = ch->pid;
     scn_sup_wait(ch, &w, &e); /* and what the function left in the worker's group is killed */
     if (cw.ev >= 0) o->size = cw.size;
-    kill_strays();
+    scn_sup_reap_orphans(); /* the orphans of the function (this process is their subreaper) */
     classify(&e, pid, cw.ev, cw.mb, limit_scale, o);
     size_t l = strlen(o->detail);
     if (o->oracle[0] && cert_sh->tainted[0] && o->ev != EV_FORK)
@@ -194,81 +121,44 @@ void cert_supervise(struct scn_sup_child *ch, uint64_t deadline, double limit_sc
 }
 
 /* What the end of a worker or probe (e; killed: the EV_ it was killed for,
- * or -1) means for the certificate, with what the worker said in cert_shared. */
+ * or -1) means for the certificate, with what the worker said in
+ * cert_shared: the phase's own ends (stopped, its deadline, a worker done or
+ * asking for a restart), else a finding as the one supervisor classifies it
+ * (core/supervise: scn_sup_end_finding). */
 static void classify(const struct scn_sup_end *e, pid_t pid, int killed, long mb, double limit_scale,
                      struct cert_outcome *o)
 {
     int exited = e->kind == SCN_SUP_OK || e->kind == SCN_SUP_EXIT;
-    o->klass = "crash";
     if (!o->size) o->size = cert_sh->call_size;
-    char log[600];
-    switch (killed) {
-    case EV_STOPPED: o->ev = EV_STOPPED; return;
-    case EV_DEADLINE: o->ev = EV_DEADLINE; return;
-    case EV_TIMEOUT:
-        o->ev = EV_TIMEOUT;
-        snprintf(o->oracle, sizeof o->oracle, "hang");
-        o->klass = "hang";
-        snprintf(o->kind, sizeof o->kind, "timeout");
-        snprintf(o->detail, sizeof o->detail, "a call at size %zu did not return within %.2f s (killed)", o->size,
-                 (double)cert_sh->call_limit * limit_scale / 1e9);
-        return;
-    case EV_MEMORY:
-        o->ev = EV_MEMORY;
-        snprintf(o->oracle, sizeof o->oracle, "memory-limit");
-        snprintf(o->kind, sizeof o->kind, "memory");
-        snprintf(o->detail, sizeof o->detail,
-                 "resident memory grew by %ld MB, past the case's limit of %llu MB, during a call at size %zu (killed)",
-                 mb, (unsigned long long)(cert_sh->mem_limit >> 20), o->size);
+    if (killed == EV_STOPPED || killed == EV_DEADLINE) {
+        o->ev = killed;
         return;
     }
-    if (cert_sh->san_died) {
-        o->ev = EV_SANITIZER;
-        snprintf(o->oracle, sizeof o->oracle, "%s", cert_sh->san_oracle);
-        o->klass = strstr(cert_sh->san_what, "AddressSanitizer") || !strcmp(cert_sh->san_oracle, "read-past-input")
-                       ? "memory-safety" : "crash";
-        snprintf(o->kind, sizeof o->kind, "%s", cert_sh->san_kind);
-        sanlog_summary(pid, log, sizeof log);
-        snprintf(o->detail, sizeof o->detail, "%s during a call at size %zu%s%s", cert_sh->san_what, o->size,
-                 log[0] ? ": " : "", log);
-        return;
-    }
-    if (cert_sh->fork_seen) {
-        o->ev = EV_FORK;
-        snprintf(o->oracle, sizeof o->oracle, "fork");
-        snprintf(o->kind, sizeof o->kind, "fork");
-        snprintf(o->detail, sizeof o->detail,
-                 cert_sh->fork_seen == 1 ? "the function created a child process and left it running (killed)"
-                                    : "the function created a child process and never waited for it");
-        return;
-    }
-    if (exited && cert_sh->done && !cert_sh->in_call) {
+    int said = cert_sh->san_died || cert_sh->fork_seen; /* a finding the worker caught before its end */
+    if (!said && killed < 0 && exited && !cert_sh->in_call && cert_sh->done) {
         o->ev = EV_DONE;
         return;
     }
-    if (exited && e->code == EXIT_RESTART && cert_sh->restart && !cert_sh->in_call) {
+    if (!said && killed < 0 && exited && !cert_sh->in_call && e->code == EXIT_RESTART && cert_sh->restart) {
         o->ev = EV_RESTART;
         return;
     }
-    if (exited) {
-        o->ev = EV_EXIT;
-        o->code = e->code;
-        snprintf(o->oracle, sizeof o->oracle, "crash");
-        snprintf(o->kind, sizeof o->kind, "exit %d", o->code);
-        if (cert_sh->in_call)
-            snprintf(o->detail, sizeof o->detail, "the function ended the process: exit(%d) during a call at size %zu",
-                     o->code, o->size);
-        else
-            snprintf(o->detail, sizeof o->detail, "the process exited with status %d between calls (after the "
-                     "function returned: its state or the heap was damaged)", o->code);
-        return;
-    }
-    o->ev = EV_SIGNAL;
-    o->code = e->code;
-    if (o->code == SIGSEGV || o->code == SIGBUS) o->klass = "memory-safety"; /* a fault the oracles did not catch */
-    snprintf(o->oracle, sizeof o->oracle, "crash");
-    snprintf(o->kind, sizeof o->kind, "signal %d", o->code);
-    snprintf(o->detail, sizeof o->detail, "the process died of %s %s", sig_name(o->code),
-             cert_sh->in_call ? "during a call" : "between calls (after the function returned)");
-    if (cert_sh->in_call) snprintf(o->detail + strlen(o->detail), sizeof o->detail - strlen(o->detail), " at size %zu", o->size);
+    char log[600];
+    scn_sup_sanitizer_line(cert_sh->san_died ? cert_opt_sanlog : NULL, pid, log, sizeof log);
+    const struct scn_sup_call_end c = {
+        cert_sh->in_call, o->size, (double)cert_sh->call_limit * limit_scale / 1e9, mb,
+        (long)(cert_sh->mem_limit >> 20), cert_sh->fork_seen, cert_sh->san_died ? cert_sh->san_oracle : NULL,
+        cert_sh->san_kind, cert_sh->san_what, log,
+    };
+    struct scn_sup_finding f;
+    scn_sup_end_finding(e, &c, &f);
+    static const int ev_of[] = { [SCN_SUP_CAUSE_HANG] = EV_TIMEOUT, [SCN_SUP_CAUSE_MEMORY] = EV_MEMORY,
+                                 [SCN_SUP_CAUSE_SANITIZER] = EV_SANITIZER, [SCN_SUP_CAUSE_FORK] = EV_FORK,
+                                 [SCN_SUP_CAUSE_EXIT] = EV_EXIT, [SCN_SUP_CAUSE_SIGNAL] = EV_SIGNAL };
+    o->ev = ev_of[f.cause];
+    o->code = f.code;
+    o->klass = f.klass;
+    snprintf(o->oracle, sizeof o->oracle, "%s", f.oracle);
+    snprintf(o->kind, sizeof o->kind, "%s", f.kind);
+    snprintf(o->detail, sizeof o->detail, "%s", f.detail);
 }
