@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "finding.h"
+#include "spec.h"
 
 static void key(struct scn_jbuf *b, const char *k)
 {
@@ -102,4 +103,74 @@ const char *scn_result_json(const struct scn_result *r, size_t *len)
     scn_jbuf_str(&b, "}\n");
     *len = b.n;
     return b.p;
+}
+
+/* ------------------------------------------------------------ features */
+
+int scn_spec_features(const struct scn_case *c, const struct scn_spec *s, unsigned how,
+                      int (*each)(const char *name, void *ctx), void *ctx)
+{
+    char f[40];
+    char conv = s->conv;
+    int syntax = how & SCN_FEATURES_SYNTAX;
+    int letter = (conv >= 'a' && conv <= 'z') || (conv >= 'A' && conv <= 'Z');
+    if (!letter && !(syntax && conv == '%')) return 1;
+    snprintf(f, sizeof f, "%%%c", conv);
+    if (!each(f, ctx)) return 0;
+    if (s->len[0]) {
+        int l = syntax ? (int)strlen(s->len) : (int)strcspn(s->len, "0123456789");
+        snprintf(f, sizeof f, "length %.*s%s", l, s->len, s->len[l] ? "N" : "");
+        if (!each(f, ctx)) return 0;
+    }
+    if (s->pos && !each("positional", ctx)) return 0;
+    if (syntax) {
+        char fc[16]; /* the flags in "-+ #0" order, then "w", ".p" */
+        scn_spec_flags_class(s, fc, sizeof fc);
+        for (const char *p = fc; *p && strchr("-+ #0", *p); p++) {
+            snprintf(f, sizeof f, "flag %c", *p);
+            if (!each(f, ctx)) return 0;
+        }
+        if (s->width == SCN_SPEC_STAR && !each("width *", ctx)) return 0;
+        if (s->prec == SCN_SPEC_STAR && !each("precision *", ctx)) return 0;
+    }
+    if ((how & SCN_FEATURES_POINTER_EXT) && conv == 'p') { /* lib/vsprintf.c pointer() reads them all */
+        size_t e = s->end, k = 0;
+        while (e + k < c->fmt_len && k < 30 &&
+               ((c->fmt[e + k] >= 'a' && c->fmt[e + k] <= 'z') || (c->fmt[e + k] >= 'A' && c->fmt[e + k] <= 'Z') ||
+                (c->fmt[e + k] >= '0' && c->fmt[e + k] <= '9')))
+            k++;
+        if (k) {
+            snprintf(f, sizeof f, "%%p%.*s", (int)k, c->fmt + e);
+            if (!each(f, ctx)) return 0;
+        }
+    }
+    return 1;
+}
+
+struct feature_list {
+    char *out;
+    size_t k, cap;
+};
+
+static int list_feature(const char *name, void *vctx)
+{
+    struct feature_list *l = vctx;
+    char q[32]; /* quoted */
+    snprintf(q, sizeof q, "\"%s\"", name);
+    if (!strstr(l->out, q) && l->k + sizeof q + 2 < l->cap)
+        l->k += (size_t)snprintf(l->out + l->k, l->cap - l->k, "%s%s", l->k > 1 ? "," : "", q);
+    return 1;
+}
+
+const char *scn_features_json(const struct scn_case *c, enum scn_dialect d, unsigned how)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    static char out[4096];
+    size_t n = scn_scan_specs(c, d, sp, SCN_MAX_SPECS);
+    struct feature_list l = { out, 1, sizeof out };
+    out[0] = '[';
+    out[1] = 0;
+    for (size_t i = 0; i < n; i++) scn_spec_features(c, &sp[i], how, list_feature, &l);
+    snprintf(out + l.k, sizeof out - l.k, "]");
+    return out;
 }

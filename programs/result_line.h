@@ -64,4 +64,25 @@ struct scn_result scn_result_new(const char *case_text, size_t case_len, const c
  * next call); *len its length. */
 const char *scn_result_json(const struct scn_result *r, size_t *len);
 
+/* ---- the features a case uses (member "features"; `scn-conform
+ * --features`; certification's --profile) */
+
+struct scn_spec;
+enum { SCN_FEATURES_SYNTAX = 1, SCN_FEATURES_POINTER_EXT = 2 };
+
+/* The features of specification s of c, each passed to each(name, ctx)
+ * (0 from it stops: then 0): "%X" per conversion letter, "length M" (its
+ * digits written N: "wN", "wfN"), "positional". SCN_FEATURES_SYNTAX:
+ * everything the specification is written with: "%%" too, the length
+ * modifier as written ("length w16"), "flag C" per flag character C of
+ * "-+ #0", "width *", "precision *". SCN_FEATURES_POINTER_EXT: a %p
+ * followed by letters or digits as "%pM" (the kernel's extensions). */
+int scn_spec_features(const struct scn_case *c, const struct scn_spec *s, unsigned how,
+                      int (*each)(const char *name, void *ctx), void *ctx);
+
+/* The features of c (through the specification scanner of dialect d,
+ * which stops after the first invalid specification), each once, as a
+ * JSON array in a buffer of this file's. */
+const char *scn_features_json(const struct scn_case *c, enum scn_dialect d, unsigned how);
+
 #endif /* SCN_RESULT_LINE_H */

@@ -124,46 +124,12 @@ static void actual_text(const struct scn_report *r, char *out, size_t cap)
 }
 
 /* The features a case uses, as a JSON array (the summaries of a libc,
- * runner/scnfuzz/anylibc.py, read them): "%X" per conversion letter,
- * "length M" per length modifier (its digits written N: "wN", "wfN"),
- * "positional"; through the specification scanner (spec.h), which stops
- * after the first invalid specification. With `syntax`, everything the
- * specifications are written with (--features' "syntax"): every conversion,
- * "%%" too, each length modifier as written ("length w16"), "flag C" per
- * flag character C of "-+ #0", "width *", "precision *", "positional". */
+ * runner/scnfuzz/anylibc.py, read them; result_line.h says which):
+ * with `syntax`, everything the specifications are written with
+ * (--features' "syntax"). */
 static const char *features_json(const struct scn_case *c, enum scn_dialect d, int syntax)
 {
-    static struct scn_spec sp[SCN_MAX_SPECS];
-    static char out[4096];
-    size_t n = scn_scan_specs(c, d, sp, SCN_MAX_SPECS), k = 1;
-    out[0] = '[';
-    out[1] = 0;
-    for (size_t i = 0; i < n; i++) {
-        char f[10][32]; /* each quoted */
-        size_t nf = 0;
-        char conv = sp[i].conv;
-        int letter = (conv >= 'a' && conv <= 'z') || (conv >= 'A' && conv <= 'Z');
-        if (!letter && !(syntax && conv == '%')) continue;
-        snprintf(f[nf++], sizeof f[0], "\"%%%c\"", conv);
-        if (sp[i].len[0]) {
-            int l = syntax ? (int)strlen(sp[i].len) : (int)strcspn(sp[i].len, "0123456789");
-            snprintf(f[nf++], sizeof f[0], "\"length %.*s%s\"", l, sp[i].len, sp[i].len[l] ? "N" : "");
-        }
-        if (sp[i].pos) snprintf(f[nf++], sizeof f[0], "\"positional\"");
-        if (syntax) {
-            char fc[16]; /* the flags in "-+ #0" order, then "w", ".p" */
-            scn_spec_flags_class(&sp[i], fc, sizeof fc);
-            for (const char *p = fc; *p && strchr("-+ #0", *p); p++)
-                snprintf(f[nf++], sizeof f[0], "\"flag %c\"", *p);
-            if (sp[i].width == SCN_SPEC_STAR) snprintf(f[nf++], sizeof f[0], "\"width *\"");
-            if (sp[i].prec == SCN_SPEC_STAR) snprintf(f[nf++], sizeof f[0], "\"precision *\"");
-        }
-        for (size_t j = 0; j < nf; j++)
-            if (!strstr(out, f[j]) && k + sizeof f[0] + 2 < sizeof out)
-                k += (size_t)snprintf(out + k, sizeof out - k, "%s%s", k > 1 ? "," : "", f[j]);
-    }
-    snprintf(out + k, sizeof out - k, "]");
-    return out;
+    return scn_features_json(c, d, syntax ? SCN_FEATURES_SYNTAX : 0);
 }
 
 static int is_reference(const struct scn_target *t)

@@ -76,10 +76,8 @@ static void fuzz_checks(struct scn_case *c)
     if (nf && strcmp(r.first.oracle, "full-too-long")) {
         static struct scn_finding f;
         f = r.first;
-        char conv[8], fclass[16], key[160];
-        struct cert_oracle_loc l = { flags, f.oracle };
-        scn_case_localise(c, cert_dialect, cert_oracle_pred, &l, conv, fclass);
-        snprintf(key, sizeof key, "%s:%s:%s:%s", f.oracle, conv, fclass, scn_family_name(f.family));
+        char key[192];
+        cert_oracle_key(c, &f, flags, key, sizeof key);
         if (cert_seen_first(key)) {
             const struct scn_rootcause *rc = cert_oracle_rootcause(c, &f, flags);
             fuzz_finding(f.oracle, rc, c, f.detail, (long)f.size, 1);

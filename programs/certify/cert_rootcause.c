@@ -7,6 +7,7 @@
 
 #include "cert_state.h"
 #include "finding.h"
+#include "step.h"
 
 /* ------------------------------------------------------------ root causes */
 
@@ -77,21 +78,25 @@ void cert_sign_reduced(const struct scn_case *c, const char *oracle, const char 
     cert_own_names(rc, oracle, 0);
 }
 
-/* Per-size oracle findings: localised (the first specification that alone
- * fires the same oracle), reduced once per localised key. */
-int cert_oracle_pred(struct scn_case *sub, void *vctx)
+/* Per-size oracle findings: the check step's pre-key (oracles/step.h:
+ * localised to the first specification that alone fires the same oracle). A
+ * fault caught during the localisation skips the end of the call's
+ * heartbeat, which is cleared here. */
+void cert_oracle_key(const struct scn_case *c, const struct scn_finding *f, unsigned flags, char *key, size_t cap)
 {
-    const struct cert_oracle_loc *l = vctx;
-    static struct scn_report r;
-    return cert_check(&cert_lctx, sub, l->flags, &r) && !strcmp(r.first.oracle, l->oracle);
+    const struct scn_step step = { cert_dialect, &cert_lctx, cert_seen_first };
+    scn_step_oracle_key(&step, c, &cert_target, flags, f, key, cap);
+    cert_sh->in_call = 0;
 }
 
+/* The root cause of a per-size oracle finding, reduced once per pre-key
+ * (the memo: conform and retval sign every failing case, the campaign only
+ * the first of each). Reduced at the failing size besides the edge sizes,
+ * not at every size: the same oracle at the same size is what must stay. */
 const struct scn_rootcause *cert_oracle_rootcause(struct scn_case *c, const struct scn_finding *f, unsigned flags)
 {
-    char conv[8], fclass[16], key[160];
-    struct cert_oracle_loc l = { flags, f->oracle };
-    scn_case_localise(c, cert_dialect, cert_oracle_pred, &l, conv, fclass);
-    snprintf(key, sizeof key, "%s:%s:%s:%s", f->oracle, conv, fclass, scn_family_name(f->family));
+    char key[192];
+    cert_oracle_key(c, f, flags, key, sizeof key);
     const struct scn_rootcause *known = cert_memo_get(key);
     if (known) return known;
     static struct scn_rootcause rc;

@@ -120,11 +120,7 @@ int cert_seen_first(const char *key);
 void cert_own_names(struct scn_rootcause *rc, const char *oracle, int pair);
 void cert_sign_reduced(const struct scn_case *c, const char *oracle, const char *klass, scn_still_fn pred,
                        void *pctx, struct scn_rootcause *rc);
-struct cert_oracle_loc {
-    unsigned flags;
-    const char *oracle;
-};
-int cert_oracle_pred(struct scn_case *sub, void *vctx);
+void cert_oracle_key(const struct scn_case *c, const struct scn_finding *f, unsigned flags, char *key, size_t cap);
 const struct scn_rootcause *cert_oracle_rootcause(struct scn_case *c, const struct scn_finding *f, unsigned flags);
 
 /* ---- cert_side.c */
