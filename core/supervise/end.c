@@ -90,7 +90,8 @@ static int watched_end(const struct scn_sup_end *e, const struct scn_sup_call_en
 {
     if (e->kind == SCN_SUP_HANG) {
         f->cause = SCN_SUP_CAUSE_HANG;
-        f->oracle = f->klass = "hang";
+        f->oracle = "hang";
+        f->klass = "hang";
         snprintf(f->kind, sizeof f->kind, "timeout");
         snprintf(f->detail, sizeof f->detail, "a call at size %zu did not return within %.2f s (killed)", c->size,
                  c->limit_s);
