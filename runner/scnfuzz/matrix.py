@@ -29,7 +29,7 @@ import sys
 import threading
 import time
 
-from . import build, campaign, children, matrix_deaths, matrix_promises, report, report_model
+from . import build, campaign, children, matrix_deaths, matrix_promises, matrix_users, report, report_model
 from . import targets as tg
 from .errors import SetupError, UsageError
 from .progress import Progress
@@ -405,6 +405,7 @@ def matrix_model(rep, run):
             "conventions": t.get("conventions") or "", "status": st.get("status"), "error": st.get("error"),
             "duration_s": st.get("duration_s"),
             "certification": st.get("certification") or {"verdict": "not run", "reasons": []},
+            "users": (m.get("users") or {}).get(name),
             "cells": {r["category"]: r["cells"][name] for r in m["rows"] if name in r["cells"]},
             "total": m["totals"].get(name),
             "root_causes": [{"id": f["id"], "classification": f["classification"], "oracle": f["oracle"],
@@ -424,13 +425,14 @@ def promise_lines(model):
     """The first table: implementations x promises, each cell the share of
     the results that keep it (of those that reached it) and the number of
     distinct root causes that break it, linking to the implementation."""
-    L = ["| implementation | certification | " + " | ".join(matrix_promises.TITLES[p]
-                                                      for p in matrix_promises.PROMISES) + " |",
-         "|---" * (len(matrix_promises.PROMISES) + 2) + "|"]
+    L = ["| implementation | certification | certified for its users' formats | "
+         + " | ".join(matrix_promises.TITLES[p] for p in matrix_promises.PROMISES) + " |",
+         "|---" * (len(matrix_promises.PROMISES) + 3) + "|"]
     for im in model["implementations"]:
         pr = (im.get("promises") or {}).get("promises")
         cells = [matrix_promises.promise_cell(pr[p], im["name"]) if pr else "-" for p in matrix_promises.PROMISES]
-        L.append(f"| [{im['name']}](#{im['name']}) | {_verdict(im)} | " + " | ".join(cells) + " |")
+        L.append(f"| [{im['name']}](#{im['name']}) | {_verdict(im)} | {matrix_users.cell(im.get('users'))} | "
+                 + " | ".join(cells) + " |")
     return L
 
 
@@ -525,6 +527,7 @@ def matrix_markdown(model, level=2, run_dir=None):
         L += [f"  - {_md_code(r)}" for r in cert.get("reasons", [])[:12]]
         if len(cert.get("reasons", [])) > 12:
             L.append(f"  - ... {len(cert['reasons']) - 12} more in the certificate")
+        L += matrix_users.detail_lines(im.get("users"))
         L += _promise_detail(im)
         rcs = im["root_causes"]
         L += [f"- root causes: {len(rcs)} ({sum(r['classification'] not in KNOWN for r in rcs)} new)", ""]
