@@ -52,6 +52,10 @@ cat "$ctest_log"
 # Two pytest-xdist workers; tests that share a build, a whole-suite run or a
 # directory stay in one worker (tests/conftest.py makes the groups).
 export SCN_BUILD_DIR="$PWD/build/asan" SCN_FUZZ_BUILD_DIR="$PWD/build/fuzz"
+# The tests start ./scnfuzz over and over: with PYTHONDONTWRITEBYTECODE (set
+# in some CI images) every start compiles the runner's modules again, nearly
+# half its start-up; their bytecode goes to runner/scnfuzz/__pycache__ (ignored).
+unset PYTHONDONTWRITEBYTECODE
 export SCN_TEST_CAMPAIGNS="${SCN_TEST_CAMPAIGNS:-short}"
 # --durations: the slowest tests in the log, where the time goes on the CI machine; after
 # them the groups by CPU seconds (ci/test_times.py)

@@ -72,7 +72,23 @@ def _add_baseline(p):
                         "fixed; only a new bug root cause makes the exit status 1")
 
 
-def make_parser():
+# The commands whose parsers live in their own modules: each module is imported
+# only when its command runs or the whole help is asked for (importing them
+# all is most of a short command's start-up).
+OWN_PARSERS = ("corpus", "mutate", "scan", "upstream")
+
+
+def _own_parser(sub, name, chosen):
+    if chosen is None or chosen == name:
+        import importlib
+        importlib.import_module(f".{name}", __package__).add_parser(sub, EPILOG)
+    else:
+        sub.add_parser(name)
+
+
+def make_parser(chosen=None):
+    """The whole command line; with `chosen`, the command this run parses
+    (its parser whole; the other commands of OWN_PARSERS named only)."""
     top = Parser(prog="scnfuzz", description=DESCRIPTION, epilog=EPILOG,
                  formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = top.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=Parser)
@@ -152,8 +168,7 @@ def make_parser():
     p.add_argument("dir", metavar="DIR")
     _add_baseline(p)
 
-    from . import corpus
-    corpus.add_parser(sub, EPILOG)
+    _own_parser(sub, "corpus", chosen)
 
     p = sub.add_parser("matrix", help="every vendored printf and libc of the matrix: conformance + a campaign "
                        "each, one report (implementations x categories)",
@@ -175,14 +190,9 @@ def make_parser():
                    "--markdown write) the matrix of an earlier `scnfuzz matrix` run")
     _add_out(p)
 
-    from . import mutate
-    mutate.add_parser(sub, EPILOG)
-
-    from . import scan
-    scan.add_parser(sub, EPILOG)
-
-    from . import upstream
-    upstream.add_parser(sub, EPILOG)
+    _own_parser(sub, "mutate", chosen)
+    _own_parser(sub, "scan", chosen)
+    _own_parser(sub, "upstream", chosen)
 
     sub.add_parser("certify", add_help=False,
                    help="certify a vendored printf (scnfuzz certify --help)")
@@ -374,7 +384,8 @@ def _main(argv):
     if argv[:1] == ["certify"]:  # its own parser (many options of its own)
         from . import certify
         return certify.main(argv[1:])
-    parser = make_parser()
+    first = next((a for a in argv if not a.startswith("-")), None)
+    parser = make_parser(first if first and first != "help" else None)
     args = parser.parse_args(argv)
     if not args.cmd:
         parser.print_help(sys.stderr)
