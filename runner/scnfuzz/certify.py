@@ -131,13 +131,13 @@ def driver_library():
     """The project's side of the driver: the CMake library scn_certify
     (programs/certify/CMakeLists.txt) of an asan-like build, built like any
     tool (build.certify_library), and its link, <build>/certify/driver.link: the compiler
-    it was built with (the vendored code must share its sanitizer runtime)
-    and the archives and libraries a driver links."""
+    it was built with (the vendored code must share its sanitizer runtime),
+    the archives and libraries a driver links and the link's options."""
     lib = build.certify_library()
     link = lib.parents[2] / "certify" / "driver.link"
     if not link.is_file():
         raise SetupError(f"{link} is missing: reconfigure {lib.parents[2]} (cmake --preset asan)")
-    out = {"compiler": None, "archive": [], "lib": []}
+    out = {"compiler": None, "archive": [], "lib": [], "option": []}
     for line in link.read_text().splitlines():
         kind, _, value = line.partition("\t")
         if kind == "compiler":
@@ -261,7 +261,7 @@ def build_driver(args, dialect, wd):
               str(wd / "adapter.c"), "-o", str(wd / "adapter.o")], wd)
     exe = wd / "scn-certify"
     # the archives as one group: each may refer to any other
-    _compile([cc] + SAN + [str(o) for o in uobjs] + [str(wd / "adapter.o")]
+    _compile([cc] + SAN + lib["option"] + [str(o) for o in uobjs] + [str(wd / "adapter.o")]
              + ["-Wl,--start-group"] + lib["archive"] + ["-Wl,--end-group"]
              + shlex.split(args.ldflags) + [_fuzzer_runtime(cc), "-lstdc++"] + lib["lib"]
              + (certify_lines.LINK_FLAGS if uobjs else []) + ["-o", str(exe)], wd)
