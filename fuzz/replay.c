@@ -23,10 +23,11 @@
  * SCN_REPLAY_TIMEOUT, seconds per case, default 30) and dying with its
  * parent: a case that crashes a target (a signal, exit() or abort() inside
  * the call, a sanitizer report) or hangs it is one line saying which case,
- * how it died and the finding, then a finding record (classification
- * "crash" or "hang", oracle "crash"/"hang", the target found by re-running
- * each target alone, the case reduced while it still dies the same way),
- * and the next case runs. The memory limit is the caller's (scnfuzz sets
+ * how it died and the finding, then a finding record (oracle "crash" or
+ * "hang", classified and worded by the one supervisor's end classification,
+ * core/supervise/end.c: SIGSEGV and SIGBUS memory-safety; the target found
+ * by re-running each target alone, the case reduced while it still dies the
+ * same way), and the next case runs. The memory limit is the caller's (scnfuzz sets
  * RLIMIT_AS, or the sanitizer's allocator limits).
  *
  * Exit status: 0 no finding, 1 findings (invariant, memory-safety,
@@ -40,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "finding.h"
@@ -73,31 +75,32 @@ static const char *verdict_name(int v)
 
 /* ------------------------------------------------------------ one case in a child */
 
+/* The call watch of the case's child (case.h), in memory shared with this
+ * process: whether the child died in a call of a target, and at which size. */
+static struct call_watch {
+    volatile uint64_t since;
+    volatile size_t size;
+} *watch;
+
 /* Runs fn(ctx) in a child process that dies with this one, within the time
  * limit per case (core/supervise); quiet: its stdout and stderr go to
- * /dev/null. An ok end's value is fn's (the case's bug findings). */
-static void in_child(scn_sup_fn fn, void *ctx, int quiet_io, struct scn_sup_end *e)
+ * /dev/null. An ok end's value is fn's (the case's bug findings); *c says
+ * which call the child was in when it ended. */
+static void in_child(scn_sup_fn fn, void *ctx, int quiet_io, struct scn_sup_end *e, struct scn_sup_call_end *c)
 {
     struct scn_sup_opts o = { 0, quiet_io ? SCN_SUP_QUIET_OUT | SCN_SUP_QUIET_ERR : 0 };
+    watch->since = 0;
+    watch->size = 0;
     if (scn_sup_run(&o, fn, ctx, (uint64_t)(case_timeout * 1e9), e)) {
         perror("scn-replay: fork");
         exit(2);
     }
+    /* a sanitizer's report in the child is an exit no death callback tells of */
+    *c = (struct scn_sup_call_end){ .in_call = watch->since != 0, .size = watch->size, .limit_s = case_timeout,
+                                    .run_limit = "SCN_REPLAY_TIMEOUT", .exit_may_be_report = SCN_SUP_SANITIZED };
 }
 
-/* How a child died, after a target's name: "killed by SIGSEGV (Segmentation fault)", ... */
-static void describe(const struct scn_sup_end *e, double timeout, char *out, size_t cap)
-{
-    if (e->kind == SCN_SUP_HANG)
-        snprintf(out, cap, "gave no result within %g s (SCN_REPLAY_TIMEOUT)", timeout);
-    else if (e->kind == SCN_SUP_SIGNAL)
-        snprintf(out, cap, "killed by %s (%s)", scn_sup_signal_name(e->code), strsignal(e->code));
-    else if (e->code == 0)
-        snprintf(out, cap, "called exit(0) during the case");
-    else
-        snprintf(out, cap, "exited with status %d during the case (exit() called, or a sanitizer report on stderr)",
-                 e->code);
-}
+static void watch_calls(void) { scn_case_watch_calls(&watch->since, &watch->size, scn_now_ns); }
 
 struct case_job {
     struct scn_case *c;
@@ -108,6 +111,7 @@ struct case_job {
 static long case_body(void *ctx)
 {
     struct case_job *j = ctx;
+    watch_calls();
     if (!quiet) fz_print_outputs(&cfg, j->c, j->d);
     fflush(stdout);
     size_t nf = fz_run_case(&cfg, j->c, j->d);
@@ -126,6 +130,7 @@ struct alone {
 static long alone_body(void *ctx)
 {
     struct alone *a = ctx;
+    watch_calls();
     /* Default actions for a fault in the plain call: the child dies at once,
      * with no sanitizer report to symbolise (this is run many times while
      * reducing). The oracles' own fault catching is put back after. */
@@ -168,23 +173,29 @@ static int crash_still_pred(struct scn_case *cand, void *vctx)
     return scn_sup_still_dies(&quiet, alone_body, &a, (uint64_t)(case_timeout * 1e9), &k->want);
 }
 
-/* The case died (o): which target, reduced, signed, recorded; one line. */
-static void report_death(struct scn_case *c, enum scn_dialect d, const char *where, const struct scn_sup_end *o)
+/* The case died (o, in call oc): which target, reduced, signed, recorded;
+ * one line. */
+static void report_death(struct scn_case *c, enum scn_dialect d, const char *where, const struct scn_sup_end *o,
+                         const struct scn_sup_call_end *oc)
 {
     static struct alone a;
     static struct scn_rootcause rc;
     const struct scn_target *culprit = NULL;
     struct scn_sup_end how = *o, alone_o;
+    struct scn_sup_call_end how_c = *oc, alone_c;
     int hung = o->kind == SCN_SUP_HANG;
     for (size_t i = 0; i < cfg.ntargets[d] && !culprit; i++) {
         a.t = cfg.targets[d][i];
         memcpy(&a.c, c, sizeof a.c);
-        in_child(alone_body, &a, 1, &alone_o);
+        in_child(alone_body, &a, 1, &alone_o, &alone_c);
         if (alone_o.kind != SCN_SUP_OK && (alone_o.kind == SCN_SUP_HANG) == hung) {
             culprit = a.t;
             how = alone_o; /* alone, with default signal actions: the real signal */
+            how_c = alone_c;
         }
     }
+    struct scn_sup_finding f;
+    scn_sup_end_finding(&how, &how_c, &f);
     memcpy(&rc.reduced, c, sizeof *c);
     rc.steps = 0;
     rc.rule = NULL;
@@ -193,14 +204,13 @@ static void report_death(struct scn_case *c, enum scn_dialect d, const char *whe
         rc.steps = scn_reduce(&rc.reduced, d, crash_still_pred, &k, REDUCE_BUDGET);
         rc.rule = scn_rootcause_known(&rc.reduced, d, culprit->name, "crash");
     }
-    const char *oracle = hung ? "hang" : "crash";
-    rc.klass = rc.rule ? scn_rule_classification(rc.rule->kind) : oracle;
+    const char *oracle = f.oracle;
+    rc.klass = rc.rule ? scn_rule_classification(rc.rule->kind) : f.klass;
     /* not localised to one target: the harness around them (as fz_report_simple names it) */
     snprintf(rc.targets, sizeof rc.targets, "%s", culprit ? culprit->name : "case-model");
     scn_rootcause_sign(&rc, oracle, d);
-    char how_s[160], detail[400];
-    describe(&how, case_timeout, how_s, sizeof how_s);
-    snprintf(detail, sizeof detail, "%s %s", culprit ? culprit->name : "the replay of the case", how_s);
+    char detail[sizeof f.detail + 100];
+    snprintf(detail, sizeof detail, "%s: %s", culprit ? culprit->name : "the replay of the case", f.detail);
     static struct scn_jbuf extra;
     extra.n = 0;
     if (strcmp(where, "argument")) {
@@ -242,9 +252,10 @@ static void run(struct scn_case *c, enum scn_dialect d, const char *where)
     }
     struct case_job job = { c, d };
     struct scn_sup_end o;
-    in_child(case_body, &job, 0, &o);
+    struct scn_sup_call_end oc;
+    in_child(case_body, &job, 0, &o, &oc);
     if (o.kind == SCN_SUP_OK) total_findings += (size_t)o.value;
-    else report_death(c, d, where, &o);
+    else report_death(c, d, where, &o, &oc);
 }
 
 static int replay_text_line(const char *line, size_t len, enum scn_dialect d, const char *where)
@@ -415,6 +426,11 @@ int main(int argc, char **argv)
     }
     if (fz_init(&cfg, FZ_MODE_REPLAY)) {
         fprintf(stderr, "scn-replay: cannot set up the oracles\n");
+        return 2;
+    }
+    watch = mmap(NULL, sizeof *watch, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (watch == MAP_FAILED) {
+        perror("scn-replay: mmap");
         return 2;
     }
     int bad_input = 0;

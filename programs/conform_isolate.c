@@ -101,28 +101,19 @@ static long worker_main(void *arg)
     return 0;
 }
 
-/* How a worker that ended in a unit is reported (through on_death). */
+/* How a worker that ended in a unit is reported (through on_death): its
+ * end classified and worded by the one supervisor (scn_sup_end_finding). */
 static void report_death(const struct scn_sup_end *e, double call_limit, conform_death_fn on_death)
 {
-    char detail[200];
-    const char *oracle = "crash", *klass = "crash";
-    size_t size = conform_sh->call_size;
-    int in_call = conform_sh->call_since != 0;
-    if (e->kind == SCN_SUP_HANG) {
-        oracle = klass = "hang";
-        snprintf(detail, sizeof detail, "a call at size %zu did not return within %g s (killed)", size, call_limit);
-    } else if (e->kind == SCN_SUP_SIGNAL) {
-        int sig = e->code;
-        if (sig == SIGSEGV || sig == SIGBUS) klass = "memory-safety"; /* a fault the oracles did not catch */
-        snprintf(detail, sizeof detail, "the process died of signal %d (%s) %s", sig, strsignal(sig),
-                 in_call ? "during a call" : "between calls (after the function returned: its state or "
-                                             "the heap was damaged)");
-    } else {
-        snprintf(detail, sizeof detail, "the process exited with status %d %s", e->code,
-                 in_call ? "during a call" : "between calls");
-    }
+    /* no death callback tells of a sanitizer's report in the worker */
+    const struct scn_sup_call_end c = {
+        .in_call = conform_sh->call_since != 0, .size = conform_sh->call_size, .limit_s = call_limit,
+        .exit_may_be_report = SCN_SUP_SANITIZED,
+    };
+    struct scn_sup_finding f;
+    scn_sup_end_finding(e, &c, &f);
     conform_sh->n = conform_sh->at_unit; /* what the dead worker counted of the unit */
-    on_death(oracle, klass, detail);
+    on_death(f.oracle, f.klass, f.detail);
     fflush(stdout);
 }
 

@@ -59,7 +59,7 @@ def test_a_crash_is_one_failing_result_and_the_run_goes_on(conform, tmp_path):
     assert summary["cases"] == 4 and summary["results"] == 4, summary
     dead = [r for r in rs[:-1] if r.get("oracle") == "crash"]
     assert len(dead) == 1 and dead[0]["line"] == 2 and dead[0]["status"] == "fail"
-    assert "died of signal 11" in dead[0]["detail"]
+    assert "died of SIGSEGV during a call at size" in dead[0]["detail"]
     # signed by the rule that says stb dies on a negative * precision
     assert dead[0]["signature"] == "crash:stb-neg-prec-dies:stb:known-bug"
     assert "ref" in dead[0]["finding"]["outputs"]
@@ -85,7 +85,7 @@ def test_a_hang_is_one_failing_result_within_the_call_limit(conform, tmp_path):
     summary = rs[-1]["summary"]
     assert summary["results"] == 4 and summary["error"] == 1, summary
     hung = [r for r in rs[:-1] if r.get("oracle") == "hang"]
-    assert len(hung) == 1 and "did not return within 0.5 s" in hung[0]["detail"]
+    assert len(hung) == 1 and "did not return within 0.50 s (killed)" in hung[0]["detail"]
     assert hung[0]["signature"] == "hang:curl-inf-prec-hang:curl:known-bug"
 
 

@@ -88,13 +88,19 @@ static void at_size(const struct scn_sup_call_end *c, char *out, size_t cap)
  * worker said (a sanitizer's report, a fork): 1 when e is one of them. */
 static int watched_end(const struct scn_sup_end *e, const struct scn_sup_call_end *c, struct scn_sup_finding *f)
 {
+    char at[48];
+    at_size(c, at, sizeof at);
     if (e->kind == SCN_SUP_HANG) {
         f->cause = SCN_SUP_CAUSE_HANG;
         f->oracle = "hang";
         f->klass = "hang";
         snprintf(f->kind, sizeof f->kind, "timeout");
-        snprintf(f->detail, sizeof f->detail, "a call at size %zu did not return within %.2f s (killed)", c->size,
-                 c->limit_s);
+        if (c->run_limit)
+            snprintf(f->detail, sizeof f->detail, "the process gave no result within %.2f s (%s): killed %s%s",
+                     c->limit_s, c->run_limit, c->in_call ? "during a call" : "outside a call", at);
+        else
+            snprintf(f->detail, sizeof f->detail, "a call at size %zu did not return within %.2f s (killed)",
+                     c->size, c->limit_s);
     } else if (e->kind == SCN_SUP_KILLED && e->code == SCN_SUP_KILL_MEMORY) {
         f->cause = SCN_SUP_CAUSE_MEMORY;
         f->oracle = "memory-limit";
@@ -143,7 +149,10 @@ void scn_sup_end_finding(const struct scn_sup_end *e, const struct scn_sup_call_
     f->cause = SCN_SUP_CAUSE_EXIT;
     f->code = e->kind == SCN_SUP_OK ? 0 : e->code;
     snprintf(f->kind, sizeof f->kind, "exit %d", f->code);
-    if (c->in_call)
+    if (c->in_call && f->code && c->exit_may_be_report)
+        snprintf(f->detail, sizeof f->detail, "the process exited with status %d during a call%s (exit() called, "
+                 "or a sanitizer's report on stderr)", f->code, at);
+    else if (c->in_call)
         snprintf(f->detail, sizeof f->detail, "the function ended the process: exit(%d) during a call%s", f->code, at);
     else
         snprintf(f->detail, sizeof f->detail, "the process exited with status %d between calls (after the "

@@ -134,7 +134,26 @@ struct scn_sup_call_end {
     int fork;                     /* 1: a child process left running; 2: one exited, never waited for */
     const char *san_oracle;       /* a sanitizer's report ("sanitizer", "read-past-input"), or NULL */
     const char *san_kind, *san_what, *san_log; /* its key, its one line, the first line of its log */
+    const char *run_limit;        /* the time limit is the child's whole run's, not a call's: the
+                                   * setting it comes from ("SCN_REPLAY_TIMEOUT"), or NULL */
+    int exit_may_be_report;       /* no death callback tells of a sanitizer's report: an exit with a
+                                   * status but 0 during a call may be one (not worded as exit()) */
 };
+
+/* 1 in a process built with AddressSanitizer: its report ends the process
+ * with a status (1 unless ASAN_OPTIONS says otherwise), which its
+ * supervisor tells from an exit() only with a death callback of its own
+ * (scn_sup_call_end.exit_may_be_report). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SCN_SUP_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SCN_SUP_SANITIZED 1
+#endif
+#endif
+#ifndef SCN_SUP_SANITIZED
+#define SCN_SUP_SANITIZED 0
+#endif
 
 /* A finding of the process stage (oracles/oracles.def: crash, hang,
  * memory-limit, sanitizer, read-past-input, fork). */
@@ -153,7 +172,9 @@ struct scn_sup_finding {
 /* The one classification of an end that is a finding (the caller decides
  * which ends are not: a worker that finished, a restart it asked for): a
  * hang, the memory limit, a sanitizer's report, a fork, else an exit or a
- * fatal signal (SIGSEGV, SIGBUS: memory-safety). */
+ * fatal signal (SIGSEGV, SIGBUS: memory-safety); and the one wording of
+ * each (f->detail) for every isolation: scn-conform's worker, scn-replay's
+ * cases, the executor target's child and certification's workers. */
 void scn_sup_end_finding(const struct scn_sup_end *e, const struct scn_sup_call_end *c, struct scn_sup_finding *f);
 
 /* The resident memory of pid in bytes (0: unknown). RLIMIT_AS cannot bound

@@ -149,6 +149,7 @@ static void classify(const struct scn_sup_end *e, pid_t pid, int killed, long mb
         cert_sh->in_call, o->size, (double)cert_sh->call_limit * limit_scale / 1e9, mb,
         (long)(cert_sh->mem_limit >> 20), cert_sh->fork_seen, cert_sh->san_died ? cert_sh->san_oracle : NULL,
         cert_sh->san_kind, cert_sh->san_what, log,
+        NULL, 0, /* a limit per call; a sanitizer's report tells the death callback (cert_on_death) */
     };
     struct scn_sup_finding f;
     scn_sup_end_finding(e, &c, &f);

@@ -1,6 +1,7 @@
 /* The one supervisor (core/supervise/supervise.c): a function in a child,
  * each way it can end classified, the deadline, the watch's own reasons,
- * the process group, the death with the parent, the reducers' predicate. */
+ * the process group, the death with the parent, the reducers' predicate;
+ * an end as a finding, classified and worded (end.c). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -275,6 +276,54 @@ static void test_classify_and_same(void)
           "signal names");
 }
 
+/* An end as a finding (end.c): one classification and one wording for every
+ * isolation (a call's limit, a whole run's limit, an exit that may be a
+ * sanitizer's report). */
+static void test_end_finding(void)
+{
+    struct scn_sup_finding f;
+    struct scn_sup_end seg = { SCN_SUP_SIGNAL, SIGSEGV, 0, SIGSEGV }, abrt = { SCN_SUP_SIGNAL, SIGABRT, 0, SIGABRT };
+    struct scn_sup_end hang = { SCN_SUP_HANG, 0, 0, SIGKILL }, ex1 = { SCN_SUP_EXIT, 1, 0, 1 << 8 };
+    struct scn_sup_end mem = { SCN_SUP_KILLED, SCN_SUP_KILL_MEMORY, 0, SIGKILL };
+    struct scn_sup_call_end in = { .in_call = 1, .size = 64, .limit_s = 0.5 }, out = { .limit_s = 30 };
+
+    scn_sup_end_finding(&seg, &in, &f);
+    CHECK(f.cause == SCN_SUP_CAUSE_SIGNAL && f.code == SIGSEGV && !strcmp(f.oracle, "crash") &&
+              !strcmp(f.klass, "memory-safety") && !strcmp(f.detail, "the process died of SIGSEGV during a call at size 64"),
+          "SIGSEGV in a call: memory-safety (%s: %s)", f.klass, f.detail);
+    scn_sup_end_finding(&abrt, &out, &f);
+    CHECK(!strcmp(f.klass, "crash") && strstr(f.detail, "died of SIGABRT (abort()) between calls"),
+          "SIGABRT between calls: crash (%s)", f.detail);
+    scn_sup_end_finding(&hang, &in, &f);
+    CHECK(f.cause == SCN_SUP_CAUSE_HANG && !strcmp(f.oracle, "hang") && !strcmp(f.kind, "timeout") &&
+              !strcmp(f.detail, "a call at size 64 did not return within 0.50 s (killed)"),
+          "a call's limit (%s)", f.detail);
+    struct scn_sup_call_end run = { .in_call = 1, .size = 9, .limit_s = 30, .run_limit = "SCN_REPLAY_TIMEOUT" };
+    scn_sup_end_finding(&hang, &run, &f);
+    CHECK(!strcmp(f.detail, "the process gave no result within 30.00 s (SCN_REPLAY_TIMEOUT): killed during a call at size 9"),
+          "a run's limit, in a call (%s)", f.detail);
+    run.in_call = 0;
+    scn_sup_end_finding(&hang, &run, &f);
+    CHECK(strstr(f.detail, "(SCN_REPLAY_TIMEOUT): killed outside a call") != NULL, "a run's limit, outside (%s)", f.detail);
+    scn_sup_end_finding(&ex1, &in, &f);
+    CHECK(f.cause == SCN_SUP_CAUSE_EXIT && f.code == 1 && !strcmp(f.detail, "the function ended the process: exit(1) "
+                                                                          "during a call at size 64"),
+          "exit(1) in a call (%s)", f.detail);
+    in.exit_may_be_report = 1;
+    scn_sup_end_finding(&ex1, &in, &f);
+    CHECK(!strcmp(f.detail, "the process exited with status 1 during a call at size 64 (exit() called, or a "
+                            "sanitizer's report on stderr)"),
+          "status 1 in a sanitized process (%s)", f.detail);
+    struct scn_sup_end ex0 = { SCN_SUP_EXIT, 0, 0, 0 };
+    scn_sup_end_finding(&ex0, &in, &f);
+    CHECK(strstr(f.detail, "ended the process: exit(0)") != NULL, "exit(0) is no sanitizer's report (%s)", f.detail);
+    in.mem_mb = 300;
+    in.mem_limit_mb = 256;
+    scn_sup_end_finding(&mem, &in, &f);
+    CHECK(f.cause == SCN_SUP_CAUSE_MEMORY && !strcmp(f.oracle, "memory-limit") && strstr(f.detail, "300 MB"),
+          "the memory limit (%s)", f.detail);
+}
+
 int main(void)
 {
     void *sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -287,5 +336,6 @@ int main(void)
     test_options();
     test_watch();
     test_classify_and_same();
+    test_end_finding();
     return check_summary("supervise");
 }
