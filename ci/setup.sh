@@ -7,7 +7,7 @@ set -euo pipefail
 # One package list, grouped by what needs it.
 PKGS=(
   # build: both compilers the project must build with, plus libFuzzer/sanitizer runtimes
-  gcc clang-14 llvm-14 lld-14 libclang-rt-14-dev cmake ninja-build make
+  gcc clang-14 llvm-14 lld-14 libclang-rt-14-dev cmake ninja-build make ccache
   # tests and the runner (Debian's python, not a pyenv one)
   python3 python3-pytest python3-jsonschema
   # exact float oracle for the corpus generator and tests
