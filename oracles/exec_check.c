@@ -30,15 +30,14 @@ size_t scn_exec_check_case(struct scn_oracle_ctx *x, const struct scn_target *t,
     struct scn_finding *f = &r->first;
     memset(f, 0, sizeof *f);
     f->oracle = oracle;
-    f->klass = s->fault == SCN_EXEC_HANG ? "hang" : "memory-safety";
+    f->klass = s->klass;
     f->family = s->scn_family ? SCN_FAM_SCN : SCN_FAM_C99;
     f->size = s->size;
     f->ret = f->expect_ret = -1;
     if (s->fault == SCN_EXEC_OVERRUN)
         snprintf(f->detail, sizeof f->detail, "%s, at size %zu (%s)", s->why, s->size, scn_family_name(f->family));
     else
-        snprintf(f->detail, sizeof f->detail, "the executor %s: %s",
-                 s->fault == SCN_EXEC_HANG ? "was stopped" : "died", s->why);
+        snprintf(f->detail, sizeof f->detail, "the executor: %s", s->why);
     r->nfindings = nf + 1;
     return r->nfindings;
 }

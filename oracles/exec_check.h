@@ -1,7 +1,8 @@
 /* Checking a case on any target, the executor target included
  * (core/targets/executor.h): the oracles on its calls (scn_check_case), and
  * what only the executor sees and comes first: the executor died on the case
- * ("crash", memory-safety), gave no answer in time ("hang", hang), or a call
+ * ("crash") or gave no answer in time ("hang"), classified and worded by the
+ * one supervisor (core/supervise/end.c: a SIGSEGV memory-safety), or a call
  * wrote outside its buffer ("overrun", or "size0-untouched" at size 0;
  * memory-safety). For an in-process target these are scn_check_case and
  * scn_rootcause_oracle as they are. Used by scn-conform and scn-exec-fuzz.

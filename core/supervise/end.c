@@ -151,7 +151,7 @@ void scn_sup_end_finding(const struct scn_sup_end *e, const struct scn_sup_call_
     snprintf(f->kind, sizeof f->kind, "exit %d", f->code);
     if (c->in_call && f->code && c->exit_may_be_report)
         snprintf(f->detail, sizeof f->detail, "the process exited with status %d during a call%s (exit() called, "
-                 "or a sanitizer's report on stderr)", f->code, at);
+                 "or a fault detector's report on stderr: a sanitizer's, a stack protector's)", f->code, at);
     else if (c->in_call)
         snprintf(f->detail, sizeof f->detail, "the function ended the process: exit(%d) during a call%s", f->code, at);
     else

@@ -136,8 +136,9 @@ struct scn_sup_call_end {
     const char *san_kind, *san_what, *san_log; /* its key, its one line, the first line of its log */
     const char *run_limit;        /* the time limit is the child's whole run's, not a call's: the
                                    * setting it comes from ("SCN_REPLAY_TIMEOUT"), or NULL */
-    int exit_may_be_report;       /* no death callback tells of a sanitizer's report: an exit with a
-                                   * status but 0 during a call may be one (not worded as exit()) */
+    int exit_may_be_report;       /* no death callback tells of a fault detector's report (a
+                                   * sanitizer's, a libc's stack protector): an exit with a status but
+                                   * 0 during a call may be one (not worded as exit(); class crash) */
 };
 
 /* 1 in a process built with AddressSanitizer: its report ends the process

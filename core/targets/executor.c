@@ -79,16 +79,13 @@ static char *read_line(size_t *len, int *hang)
     }
 }
 
-/* How the child ended, after it closed its output ("crash signal 11 (no
- * answer)"): its end is waited for 1 s, then it is killed. */
-static void reap(char *why, size_t cap)
+/* How the child ended, after it closed its output: its end is waited for
+ * 1 s, then it is killed (e: SCN_SUP_HANG, a child that closed its output
+ * and lived on). */
+static void reap(struct scn_sup_end *e)
 {
     struct scn_sup_watch w = { scn_now_ns() + 1000000000u, NULL, NULL, NULL, 5 };
-    struct scn_sup_end e;
-    scn_sup_wait(&child, &w, &e);
-    if (e.kind == SCN_SUP_HANG) snprintf(why, cap, "crash (closed its output)");
-    else if (e.kind == SCN_SUP_SIGNAL) snprintf(why, cap, "crash signal %d (no answer)", e.code);
-    else snprintf(why, cap, "crash exit %d (no answer)", e.code);
+    scn_sup_wait(&child, &w, e);
 }
 
 static void stop_child(void)
@@ -183,13 +180,31 @@ void scn_executor_clear(void) { memset(&status, 0, sizeof status); }
 const struct scn_exec_status *scn_executor_status(void) { return &status; }
 unsigned long scn_executor_restarts(void) { return deaths; }
 
-static void note_fault(enum scn_exec_fault f, const char *why, int scn, size_t size)
+static void note_fault(enum scn_exec_fault f, const char *why, const char *klass, int scn, size_t size)
 {
     if (f <= status.fault) return;
     status.fault = f;
+    status.klass = klass;
     status.scn_family = scn;
     status.size = size;
     snprintf(status.why, sizeof status.why, "%s", why);
+}
+
+/* The executor's end during a request for a call at size (e), classified
+ * and worded by the one supervisor (core/supervise/end.c); limit_s: the
+ * time limit it passed, for a hang. The fault is a crash or a hang. */
+static enum scn_exec_fault word_end(const struct scn_sup_end *e, size_t size, double limit_s, char *why,
+                                    size_t whycap, const char **klass)
+{
+    /* the executor's libc may end it with a status of its own on a fault
+     * it detects (dietlibc's stack protector: _exit(127)) */
+    const struct scn_sup_call_end c = { .in_call = 1, .size = size, .limit_s = limit_s,
+                                        .run_limit = "SCN_EXEC_TIMEOUT, per request", .exit_may_be_report = 1 };
+    struct scn_sup_finding f;
+    scn_sup_end_finding(e, &c, &f);
+    snprintf(why, whycap, "%s", f.detail);
+    *klass = f.klass;
+    return f.cause == SCN_SUP_CAUSE_HANG ? SCN_EXEC_HANG : SCN_EXEC_CRASH;
 }
 
 /* ------------------------------------------------------------ answers */
@@ -259,34 +274,58 @@ static int parse_answer(char *p, const char *end, struct answer *a)
     return 0;
 }
 
-/* Reads one answer (up to "."). Lines "= S ..." / "~ S ..." go to ans,
- * "F ..." to full; a "! message" that is not a fault (a size too large) is
- * passed over (no call was made). Returns 0, or the fault that ended the
- * child (the child is then stopped). */
-static enum scn_exec_fault read_answer(char *why, size_t whycap)
+/* The child said how it ended ("! crash signal N", "! hang": its own
+ * handler and alarm), or it ended without a word: e says how. */
+static enum scn_exec_fault child_end(const char *said, size_t size, char *why, size_t whycap, const char **klass)
+{
+    struct scn_sup_end e = { SCN_SUP_HANG, 0, 0, 0 };
+    double limit_s = timeout_s;
+    if (!said) {
+        reap(&e);
+        if (e.kind == SCN_SUP_HANG) { /* it closed its output and lived on: no end to classify */
+            snprintf(why, whycap, "the executor closed its output without an answer and did not end (killed)");
+            *klass = "crash";
+            return SCN_EXEC_CRASH;
+        }
+    } else if (!strncmp(said, "crash signal ", 13)) {
+        e = (struct scn_sup_end){ SCN_SUP_SIGNAL, atoi(said + 13), 0, 0 };
+    } else if (strncmp(said, "hang", 4)) {
+        snprintf(why, whycap, "the executor said: %s", said);
+        *klass = "crash";
+        return SCN_EXEC_CRASH;
+    }
+    return word_end(&e, size, limit_s, why, whycap, klass);
+}
+
+/* Reads one answer (up to ".") to a request for a call at size. Lines
+ * "= S ..." / "~ S ..." go to ans, "F ..." to full; a "! message" that is
+ * not a fault (a size too large) is passed over (no call was made).
+ * Returns 0, or the fault that ended the child (the child is then
+ * stopped), worded in why. */
+static enum scn_exec_fault read_answer(size_t size, char *why, size_t whycap, const char **klass)
 {
     for (;;) {
         size_t n;
         int hang = 0;
         char *l = read_line(&n, &hang);
         if (!l) {
+            enum scn_exec_fault f;
             if (hang) {
-                snprintf(why, whycap, "hang (no answer within %u s)", timeout_s + GRACE_S);
-                stop_child();
-                return SCN_EXEC_HANG;
+                struct scn_sup_end e = { SCN_SUP_HANG, 0, 0, 0 };
+                f = word_end(&e, size, timeout_s + GRACE_S, why, whycap, klass);
+            } else {
+                f = child_end(NULL, size, why, whycap, klass);
             }
-            reap(why, whycap);
             stop_child();
-            return SCN_EXEC_CRASH;
+            return f;
         }
         if (!strcmp(l, ".")) return SCN_EXEC_OK;
         if (l[0] == '!') {
             const char *m = l[1] == ' ' ? l + 2 : l + 1;
             if (!strncmp(m, "crash", 5) || !strncmp(m, "hang", 4)) {
-                if (*m == 'h') snprintf(why, whycap, "hang (no answer within %u s)", timeout_s);
-                else snprintf(why, whycap, "%s", m);
+                enum scn_exec_fault f = child_end(m, size, why, whycap, klass);
                 stop_child(); /* it exits after it */
-                return *m == 'h' ? SCN_EXEC_HANG : SCN_EXEC_CRASH;
+                return f;
             }
             continue;
         }
@@ -338,7 +377,9 @@ static int apply(const struct answer *a, struct scn_case *c, char *buf, size_t s
         size_t k = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
         for (size_t i = 0; i < k && i < a->nn; i++) set_n(c, idx[i], npool[a->noff + i]);
     }
-    if (a->overrun) note_fault(SCN_EXEC_OVERRUN, "a write outside the buffer (the executor's guard bytes)", a->scn, size);
+    if (a->overrun)
+        note_fault(SCN_EXEC_OVERRUN, "a write outside the buffer (the executor's guard bytes)", "memory-safety", a->scn,
+                   size);
     if (a->has_err) errno = a->err;
     return a->ret;
 }
@@ -349,7 +390,8 @@ static int apply(const struct answer *a, struct scn_case *c, char *buf, size_t s
 static struct scn_case held;
 static int have_held;
 static enum scn_exec_fault held_dead; /* it killed the executor: calls fail without asking again */
-static char held_why[96];
+static char held_why[sizeof status.why];
+static const char *held_klass;
 static char *req;
 static size_t req_cap;
 
@@ -403,19 +445,21 @@ static size_t request_text(char tag, struct scn_case *c, const size_t *extra, si
  * noted (the case is then dead) and the child restarted on the next call. */
 static int ask(size_t n, int scn, size_t size)
 {
-    char why[96] = "";
+    char why[sizeof held_why] = "";
+    const char *klass = "crash";
     enum scn_exec_fault f = SCN_EXEC_OK;
     if (child.pid < 0 && start_child(why, sizeof why)) {
         f = SCN_EXEC_CRASH;
     } else {
         send_all(req, n);
-        f = read_answer(why, sizeof why);
+        f = read_answer(size, why, sizeof why, &klass);
     }
     if (f != SCN_EXEC_OK) {
         deaths++;
         held_dead = f;
+        held_klass = klass;
         snprintf(held_why, sizeof held_why, "%s", why);
-        note_fault(f, why, scn, size);
+        note_fault(f, why, klass, scn, size);
         return -1;
     }
     return 0;
@@ -475,7 +519,7 @@ static int exec_call(char *buf, size_t size, const char *fmt, va_list ap, int sc
     struct scn_case *c = case_of(fmt);
     if (!same_case(c)) prefetch(c, size, scn);
     if (held_dead) {
-        note_fault(held_dead, held_why, scn, size);
+        note_fault(held_dead, held_why, held_klass, scn, size);
         return -1;
     }
     struct answer *a = find_unused(size, scn);

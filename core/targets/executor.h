@@ -55,7 +55,9 @@ struct scn_exec_status {
     enum scn_exec_fault fault;
     int scn_family;       /* that call: 0 the C99 family, 1 the scn family */
     size_t size;          /* its buffer size */
-    char why[96];         /* "crash signal 11", "hang", "crash exit 127 (no answer)" */
+    const char *klass;    /* its class: "memory-safety", "crash", "hang" (core/supervise/end.c) */
+    char why[300];        /* how the executor ended, in the one supervisor's words ("the process died of
+                           * SIGSEGV during a call at size 5"), or a guard bytes' overrun */
 };
 void scn_executor_clear(void);
 const struct scn_exec_status *scn_executor_status(void);
