@@ -20,3 +20,18 @@ const char *scn_expect_miss(const struct scn_expect *x, const struct scn_outcome
     if (o->nn != x->nn || memcmp(o->n, x->n, sizeof(long long) * o->nn)) return "expect.n";
     return NULL;
 }
+
+void scn_outcome_expect(const struct scn_outcome *o, struct scn_expect *as, char *out, size_t cap)
+{
+    if (o->ret < 0) {
+        as->kind = SCN_EXPECT_ERR;
+        as->len = as->nn = 0;
+    } else {
+        as->kind = SCN_EXPECT_OUTPUT;
+        as->len = o->len < SCN_EXPECT_MAX ? o->len : SCN_EXPECT_MAX;
+        memcpy(as->bytes, o->bytes, as->len);
+        as->nn = o->nn < SCN_CASE_MAX_ARGS ? o->nn : SCN_CASE_MAX_ARGS;
+        memcpy(as->n, o->n, sizeof(long long) * as->nn);
+    }
+    scn_expect_format(as, out, cap);
+}

@@ -25,4 +25,10 @@ struct scn_outcome {
  * has none); NULL when the outcome meets it. */
 const char *scn_expect_miss(const struct scn_expect *x, const struct scn_outcome *o, int scn_family);
 
+/* What the call gave, as an expectation (as): "!err" for a negative return,
+ * else its bytes (the first SCN_EXPECT_MAX) and %n values; and its text
+ * form (scn_expect_format) in out: the "actual" of an expectation's
+ * failure, in scn-conform's results and certification's. */
+void scn_outcome_expect(const struct scn_outcome *o, struct scn_expect *as, char *out, size_t cap);
+
 #endif

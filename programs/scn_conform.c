@@ -107,20 +107,12 @@ static char *json_text(const char *s, size_t n)
     return o;
 }
 
-/* actual result in the expectation's text form */
+/* actual result in the expectation's text form (expect.h, as certification writes it) */
 static void actual_text(const struct scn_report *r, char *out, size_t cap)
 {
     static struct scn_expect a;
-    if (r->full_ret < 0) {
-        a.kind = SCN_EXPECT_ERR;
-    } else {
-        a.kind = SCN_EXPECT_OUTPUT;
-        a.len = r->full_len < SCN_EXPECT_MAX ? r->full_len : SCN_EXPECT_MAX;
-        memcpy(a.bytes, r->full, a.len);
-        a.nn = r->nn;
-        memcpy(a.n, r->n, sizeof(long long) * r->nn);
-    }
-    scn_expect_format(&a, out, cap);
+    const struct scn_outcome o = { r->full_ret, r->full, r->full_len, r->n, r->nn };
+    scn_outcome_expect(&o, &a, out, cap);
 }
 
 /* The features a case uses, as a JSON array (the summaries of a libc,

@@ -111,17 +111,9 @@ static void judge_output(struct conform_case *k)
         const struct scn_outcome o = { k->ret, k->out, k->len, k->n, k->nn };
         k->oracle = scn_expect_miss(k->x, &o, cert_is_scn);
     }
-    struct scn_expect *a = &k->a;
-    if (k->ret < 0 || k->faulted) {
-        a->kind = SCN_EXPECT_ERR;
-    } else {
-        a->kind = SCN_EXPECT_OUTPUT;
-        a->len = k->len;
-        memcpy(a->bytes, k->out, k->len);
-        a->nn = k->nn;
-        memcpy(a->n, k->n, sizeof(long long) * k->nn);
-    }
-    scn_expect_format(a, k->actual, sizeof k->actual);
+    /* what it gave, as scn-conform writes its "actual" (a fault: an error) */
+    const struct scn_outcome got = { k->faulted ? -1 : k->ret, k->out, k->len, k->n, k->nn };
+    scn_outcome_expect(&got, &k->a, k->actual, sizeof k->actual);
 }
 
 /* The verdict of the case and its root cause. */
