@@ -129,7 +129,7 @@ enum { SCN_SUP_KILL_MEMORY = 2 };
 struct scn_sup_call_end {
     int in_call;                  /* the end came during a call of the function */
     size_t size;                  /* that call's buffer size */
-    double limit_s;               /* the call's time limit (a hang's detail) */
+    double limit_s;               /* the time limit passed (a hang's detail): a call's, or the run's */
     long mem_mb, mem_limit_mb;    /* a memory end: the growth and the limit */
     int fork;                     /* 1: a child process left running; 2: one exited, never waited for */
     const char *san_oracle;       /* a sanitizer's report ("sanitizer", "read-past-input"), or NULL */
