@@ -264,6 +264,10 @@ def test_one_row_for_the_shapes_of_one_bug(scn_conform):
         assert _replay_signatures("curl", case) == ["differential:curl-posn-star-order:curl~ref:known-bug"], case
     for case in CURL_STAR_RIGHT:
         assert _replay_signatures("curl", case) == [], case
+    # curl prints every specification of one n$ argument as the last one naming it (sharedarg)
+    for case in ['"%1$d %1$x" int:26', '"%1$f%1$e" double:0x0p+0']:
+        assert _replay_signatures("curl", case) == ["differential:curl-posn-shared-arg:curl~ref:known-bug"], case
+    assert _replay_signatures("curl", '"%1$d %1$d" int:26') == []
     sigs = _replay_signatures("stb", '"%F|%d" double:0x1p+0 int:7')
     assert "differential:stb-no-F:ref~stb:known-bug" in sigs, sigs
     # stb's negative * width in three conversions, uClibc's dropped space in two
