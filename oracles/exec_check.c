@@ -34,10 +34,12 @@ size_t scn_exec_check_case(struct scn_oracle_ctx *x, const struct scn_target *t,
     f->family = s->scn_family ? SCN_FAM_SCN : SCN_FAM_C99;
     f->size = s->size;
     f->ret = f->expect_ret = -1;
+    /* the executor's reason, cut to what the finding's detail holds beside the words around it */
     if (s->fault == SCN_EXEC_OVERRUN)
-        snprintf(f->detail, sizeof f->detail, "%s, at size %zu (%s)", s->why, s->size, scn_family_name(f->family));
+        snprintf(f->detail, sizeof f->detail, "%.*s, at size %zu (%s)", (int)sizeof f->detail - 48, s->why,
+                 s->size, scn_family_name(f->family));
     else
-        snprintf(f->detail, sizeof f->detail, "the executor: %s", s->why);
+        snprintf(f->detail, sizeof f->detail, "the executor: %.*s", (int)sizeof f->detail - 15, s->why);
     r->nfindings = nf + 1;
     return r->nfindings;
 }

@@ -202,7 +202,11 @@ static enum scn_exec_fault word_end(const struct scn_sup_end *e, size_t size, do
                                         .run_limit = "SCN_EXEC_TIMEOUT, per request", .exit_may_be_report = 1 };
     struct scn_sup_finding f;
     scn_sup_end_finding(e, &c, &f);
-    snprintf(why, whycap, "%s", f.detail);
+    size_t n = strlen(f.detail);
+    if (n >= whycap)
+        n = whycap - 1; /* the reason is cut to the status's buffer */
+    memcpy(why, f.detail, n);
+    why[n] = 0;
     *klass = f.klass;
     return f.cause == SCN_SUP_CAUSE_HANG ? SCN_EXEC_HANG : SCN_EXEC_CRASH;
 }
