@@ -170,14 +170,15 @@ def make_parser(chosen=None):
 
     _own_parser(sub, "corpus", chosen)
 
-    p = sub.add_parser("matrix", help="every vendored printf and libc of the matrix: conformance + a campaign "
-                       "each, one report (implementations x categories)",
+    p = sub.add_parser("matrix", help="every printf and libc of the matrix: conformance, a campaign and a "
+                       "certification each, one report (implementations x promises)",
                        description="For every implementation of the matrix that is built (`scnfuzz targets`: "
-                       "the vendored printfs, and the dietlibc/klibc executors), the conformance suite and a "
-                       "time-boxed differential campaign against the reference (fuzz_matrix; executors: fuzz "
-                       "--libc-cc), each a run of its own in RUN/impl/<name>/, then one report whose first "
-                       "table is implementations x categories. Certification is not run. Ctrl-C/SIGTERM stops "
-                       "the running implementations and still writes the report.", epilog=EPILOG)
+                       "glibc, musl, the kernel, the vendored printfs, and the dietlibc/klibc executors), the "
+                       "conformance suite, a time-boxed differential campaign against the reference (fuzz_matrix; "
+                       "executors: fuzz --libc-cc) and, for a vendored printf, `scnfuzz certify --target NAME`, "
+                       "each a run of its own in RUN/impl/<name>/, then one report whose first table is "
+                       "implementations x promises (docs/MATRIX.md). Ctrl-C/SIGTERM stops the running "
+                       "implementations and still writes the report.", epilog=EPILOG)
     p.add_argument("--time", type=seconds, default=60.0, metavar="S",
                    help="seconds of campaign per implementation (default 60)")
     p.add_argument("--jobs", type=jobs, default=1, metavar="N", help="implementations run at once (default 1)")
