@@ -18,6 +18,7 @@
 
 struct conform_shared *conform_sh;
 static int in_worker;                /* this process is a supervised worker */
+static int in_probe;                 /* this process checks a reduction's candidate */
 static unsigned long caught_at_unit; /* faults caught before the unit in progress */
 
 int conform_isolate_init(void)
@@ -70,11 +71,28 @@ struct worker_watch {
     uint64_t limit;
 };
 
+/* A worker whose sanitizer is writing its report is dying, not stalled:
+ * printing and symbolising can take longer than a call's limit on a loaded
+ * machine, and it was signed a hang. It gets a minute for that. */
+enum { REPORT_GRACE_NS = 60000000000ull };
+
 static int call_stalled(void *ctx, uint64_t now)
 {
     const struct worker_watch *w = ctx;
+    uint64_t rep = conform_sh->reporting;
+    if (rep) return now > rep && now - rep > REPORT_GRACE_NS ? SCN_SUP_KILL_HANG : 0;
     uint64_t since = conform_sh->call_since;
     return since && now > since && now - since > w->limit ? SCN_SUP_KILL_HANG : 0;
+}
+
+/* ASan calls this as it finds an error, before its report. A worker says so
+ * to the supervisor (above); a reduction's candidate needs only that it dies,
+ * not the report (its output goes nowhere): it ends at once. */
+void __asan_on_error(void);
+void __asan_on_error(void)
+{
+    if (in_probe) _exit(70);
+    if (in_worker && conform_sh) conform_sh->reporting = scn_now_ns();
 }
 
 static void relay_pause(void *ctx, unsigned ms)
@@ -126,6 +144,7 @@ void conform_isolate_run(void (*body)(void), conform_death_fn on_death, double c
         conform_sh->unit = -1;
         conform_sh->fresh = 0;
         conform_sh->call_since = 0;
+        conform_sh->reporting = 0;
         int pfd[2];
         if (pipe2(pfd, O_CLOEXEC)) {
             perror("scn-conform: pipe");
@@ -215,6 +234,7 @@ struct still_ctx {
 static long check_candidate(void *vk)
 {
     const struct still_ctx *k = vk;
+    in_probe = 1;
     scn_case_watch_calls(NULL, NULL, NULL);
     struct scn_report r;
     scn_exec_check_case(k->x, k->t, k->cand, k->flags, &r);

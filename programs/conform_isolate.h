@@ -36,6 +36,7 @@ struct conform_shared {
     struct conform_counts at_unit;  /* n when the unit in progress began */
     volatile uint64_t call_since; /* the call watch (case.h): 0 between calls */
     volatile size_t call_size;    /* the buffer size of the call in progress */
+    volatile uint64_t reporting;  /* when a sanitizer began its report in the worker (0: none) */
     volatile long unit;           /* the unit in progress, -1 between units */
     volatile long resume;         /* a new worker skips the units before this one */
     volatile long last_done;      /* the last unit finished */
