@@ -36,6 +36,13 @@ def _table(stdout):
     return {re.sub(r"^\[([^]]+)\]\(#[^)]+\)$", r"\1", r.split("|")[1].strip()): r for r in rows}
 
 
+def _column(stdout, title):
+    """The index, in a row's split("|"), of the column of that title in the
+    first table's header."""
+    head = next(l for l in stdout.splitlines() if l.startswith("| implementation"))
+    return [c.strip() for c in head.split("|")].index(title)
+
+
 @pytest.mark.campaign
 @pytest.mark.slow
 def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
@@ -85,14 +92,16 @@ def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
         c = json.loads((out / cert["certificate"]).with_suffix(".json").read_text())
         assert c["verdict"] == cert["verdict"] and c["function"].startswith(f"scn_target_{im['name']}.")
         verdict = "**CERTIFIED**" if cert["verdict"] == "certified" else "NOT CERTIFIED"
-        assert table[im["name"]].split("|")[2].strip() == verdict
+        assert table[im["name"]].split("|")[_column(r.stdout, "certification")].strip() == verdict
         # a campaign's finding replays its case; a conformance finding reruns its corpus line
         assert all(rc["reproduce"].startswith(("./scnfuzz replay ", "./scnfuzz conform --corpus "))
                    for rc in im["root_causes"])
         # each promise scored apart: the bytes of every implementation are measured
         pm = json.loads((out / "impl" / im["name"] / "promises.json").read_text())
         assert pm["promises"]["bytes"]["kept"] > 0, pm
-        assert "%" in table[im["name"]].split("|")[3], table[im["name"]]
+        assert "%" in table[im["name"]].split("|")[_column(r.stdout, "bytes")], table[im["name"]]
+    # beside the whole-corpus verdict, the saved verdict for its real users' formats (matrix_users)
+    assert _column(r.stdout, "certified for its users' formats") == _column(r.stdout, "certification") + 1
     md = (out / "report.md").read_text()
     assert md.index("Implementations x promises") < md.index("| implementation |")
     assert md.index("Implementations x promises") < md.index("Implementations x feature families") \
