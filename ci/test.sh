@@ -67,8 +67,8 @@ cat "$ctest_log"
 # directory stay in one worker (tests/conftest.py makes the groups).
 export SCN_BUILD_DIR="$PWD/build/asan" SCN_FUZZ_BUILD_DIR="$PWD/build/fuzz"
 # The tests start ./scnfuzz over and over: with PYTHONDONTWRITEBYTECODE (set
-# in some CI images) every start compiles the runner's modules again, nearly
-# half its start-up; their bytecode goes to runner/scnfuzz/__pycache__ (ignored).
+# in some CI images) every start compiles the runner's modules again, much of
+# its start-up; their bytecode goes to runner/scnfuzz/__pycache__ (ignored).
 unset PYTHONDONTWRITEBYTECODE
 export SCN_TEST_CAMPAIGNS="${SCN_TEST_CAMPAIGNS:-short}"
 # --durations: the slowest tests in the log, where the time goes on the CI machine; after

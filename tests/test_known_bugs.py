@@ -37,7 +37,7 @@ def _entries():
 
 
 # The replays' exit status is not read (their findings are), so LeakSanitizer's scan at
-# each exit, a quarter of a short sanitized process's CPU, has nothing to report here.
+# each exit, much of a short sanitized process's CPU, has nothing to report here.
 NO_LEAK_SCAN = dict(os.environ, ASAN_OPTIONS=":".join(filter(None, [os.environ.get("ASAN_OPTIONS"),
                                                                      "detect_leaks=0"])))
 

@@ -167,23 +167,28 @@ def main(args):
 # ------------------------------------------------------------------ mutants
 
 
-def load_unreachable(subject, rel):
-    """The per-target table of functions and lines no printf entry point
-    reaches: [(function, line ranges or None, reason)]."""
-    rows = []
+def _table_rows(table, nfields, subject, rel):
+    """The rows of a per-target table (TAB-separated, '#' comments) for this
+    target and file, without those two fields; no table, no rows."""
     try:
-        text = UNREACHABLE_TSV.read_text()
+        text = table.read_text()
     except OSError:
-        return rows
+        return
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         f = line.split("\t")
-        if len(f) != 5:
-            raise SetupError(f"{UNREACHABLE_TSV}: a line of {len(f)} fields (want 5): {line[:80]!r}")
-        subj, path, fn, lines, reason = f
-        if subj != subject or path != rel:
-            continue
+        if len(f) != nfields:
+            raise SetupError(f"{table}: a line of {len(f)} fields (want {nfields}): {line[:80]!r}")
+        if f[0] == subject and f[1] == rel:
+            yield f[2:]
+
+
+def load_unreachable(subject, rel):
+    """The per-target table of functions and lines no printf entry point
+    reaches: [(function, line ranges or None, reason)]."""
+    rows = []
+    for fn, lines, reason in _table_rows(UNREACHABLE_TSV, 5, subject, rel):
         ranges = None
         if lines != "-":
             ranges = []
@@ -203,19 +208,7 @@ def load_equivalent(subject, rel):
     """The per-target table of mutants shown equivalent by hand
     (mutate_equivalent.tsv): {(line, col, after): (before, reason)}."""
     rows = {}
-    try:
-        text = EQUIVALENT_TSV.read_text()
-    except OSError:
-        return rows
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        f = line.split("\t")
-        if len(f) != 7:
-            raise SetupError(f"{EQUIVALENT_TSV}: a line of {len(f)} fields (want 7): {line[:80]!r}")
-        subj, path, _fn, at, before, after, reason = f
-        if subj != subject or path != rel:
-            continue
+    for _fn, at, before, after, reason in _table_rows(EQUIVALENT_TSV, 7, subject, rel):
         ln, _, col = at.partition(":")
         rows[(int(ln), int(col), _unescape(after))] = (_unescape(before), reason)
     return rows
