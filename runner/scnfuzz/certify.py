@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from . import anylibc, build, certify_lines, children, oracle_registry, scan_profile, targets
+from . import anylibc, build, certify_lines, certify_reuse, children, oracle_registry, scan_profile, targets
 from .errors import ScnError, SetupError, UsageError
 from .render_common import case_named
 from .render_html import certificate_html
@@ -113,6 +113,11 @@ def make_parser():
     p.add_argument("--profile-functions", metavar="LIST",
                    help="only the call sites of these functions (comma list, as written or after macro expansion: "
                         "scnprintf,vscnprintf), from --profile-from or a --profile report.json")
+    p.add_argument("--reuse", metavar="RUN",
+                   help="with --target: the conformance results and the campaign of a run of the same target (a "
+                        "matrix implementation's RUN/impl/NAME: `scnfuzz conform --target NAME`, then `scnfuzz fuzz "
+                        "--fuzzer fuzz_matrix`) are read, not run again; the driver runs the return-value suite "
+                        "(runner/scnfuzz/certify_reuse.py says what differs)")
     p.add_argument("--out", metavar="DIR")
     return p
 
@@ -373,6 +378,7 @@ class Phase:
         self.skipped = None   # why it was not run
         self.stdout = self.stderr = None
         self.seconds = 0.0
+        self.reused = None    # where its lines were read from (--reuse), not run by the driver
 
     def results(self):
         """One line per planned case, by index (a fatal line wins: a fork
@@ -619,6 +625,7 @@ def certify(args):
     only = {f for f in (args.profile_functions or "").split(",") if f} or None
     if args.profile:  # read before the run exists: a bad file is a usage error, no run
         prof = scan_profile.load(args.profile, only)
+    reused = certify_reuse.open_run(args.reuse, args) if args.reuse else None
     run = Run.create("certify", args.out)
     wd = run.path / "build"
     wd.mkdir(exist_ok=True)
@@ -651,9 +658,12 @@ def certify(args):
             budget -= float(ph.end.get("fault_seconds") or 0)
         return ph
 
-    # 1. conformance at every buffer size, 2. the return-value suite of its kind
-    conf = phase("conform", (["--categories", ",".join(claim)] if claim else []) + ["conform"] + files,
-                 args.phase_limit + args.fault_budget + slack)
+    # 1. conformance at every buffer size (or the reused run's), 2. the return-value suite of its kind
+    if reused is not None:
+        conf = certify_reuse.conform_phase(reused, args.target, Phase)
+    else:
+        conf = phase("conform", (["--categories", ",".join(claim)] if claim else []) + ["conform"] + files,
+                     args.phase_limit + args.fault_budget + slack)
     if conf.plan is None and conf.rc == 2 and not conf.lines:
         raise SetupError(f"the certification driver could not start: {_tail(conf.stderr) or conf.errors}")
     retv = phase("retval", ["retval"], args.phase_limit + args.fault_budget + slack)
@@ -668,14 +678,18 @@ def certify(args):
             dec |= DEC_NO_WIDE
         if not _in_claim("n", claim):
             dec |= DEC_NO_N
-    fuzz_seeds(dialect, wd / "fuzz-corpus")
+    if reused is None:
+        fuzz_seeds(dialect, wd / "fuzz-corpus")
     engine = ["--corpus", str(wd / "fuzz-corpus"), "--fuzzer-log", str(wd / "fuzz.libfuzzer.log")]
     if prof is not None:
         dec |= scan_profile.decode_flags(prof, DEC_NO_FLOAT, DEC_NO_POS, DEC_NO_WIDE, DEC_NO_N)
         engine += ["--profile", scan_profile.write_feature_list(prof, str(wd / "profile.features"))]
     if fuzz_dictionary(args.source, wd / "fuzz.dict"):
         engine += ["--dict", str(wd / "fuzz.dict")]
-    fuzz = phase("fuzz", engine + ["fuzz", repr(args.time), str(args.seed), str(dec)], args.time + 30 + slack)
+    if reused is not None:
+        fuzz = certify_reuse.fuzz_phase(reused, args.target, Phase)
+    else:
+        fuzz = phase("fuzz", engine + ["fuzz", repr(args.time), str(args.seed), str(dec)], args.time + 30 + slack)
     phases = [conf, retv, fuzz]
 
     # what each phase found
@@ -749,7 +763,8 @@ def certify(args):
     seen = set()
     reasons = [x for x in reasons if not (x in seen or seen.add(x))]
     certified = not reasons
-    lines = certify_lines.measure(exe, wd, binfo["cc"], args.source)
+    lines = (certify_lines.measure(exe, wd, binfo["cc"], args.source) if reused is None
+             else certify_reuse.lines_not_measured())
     profile_info = _profile_verdict(prof, in_profile, found, dialect, reasons) if prof is not None else None
     head = certify_lines.headline(certified, lines)
     if profile_info is not None and certified and head != "CERTIFIED":  # its lines too, never a plain CERTIFIED
@@ -761,7 +776,8 @@ def certify(args):
         return {"planned": (ph.plan or {}).get("cases", (ph.plan or {}).get("seconds")), "complete": bool(e.get("complete")),
                 "run": e.get("run"), "deaths": e.get("deaths", 0), "restarts": e.get("restarts", 0),
                 "fault_seconds": e.get("fault_seconds", 0), "exit": ph.rc, "wall_seconds": ph.seconds,
-                "skipped": ph.skipped, "stopped": e.get("reason"), "stopped_at": e.get("case")}
+                "skipped": ph.skipped, "stopped": e.get("reason"), "stopped_at": e.get("case")} | \
+            ({"reused_from": ph.reused} if ph.reused else {})
 
     cert = {
         "certificate_schema": 2,
@@ -804,13 +820,16 @@ def certify(args):
         "build_s": build_s,
         "duration_s": round(time.monotonic() - t0, 3),
     }
+    if reused is not None:
+        cert["reused"] = {"run": str(reused.path), "conform": conf.reused, "campaign": fuzz.reused,
+                          "run_here": ["retval"], "differs": certify_reuse.REUSED_DIFFERS}
     if profile_info is not None:
         cert["profile"] = profile_info
         cert["phases"]["fuzz"]["outside_profile"] = fz_end.get("outside_profile", 0)
     cert["executions"] = len(results) + len(rv) + (fz_end.get("executions") or 0)
     _write_run(run, args, cert, results, rv_fail, fz_find)
     (run.path / "certificate.json").write_text(json.dumps(cert, indent=1) + "\n")
-    (run.path / "certificate.md").write_text(certificate_md(cert))
+    (run.path / "certificate.md").write_text(certificate_md(cert) + certify_reuse.markdown(cert.get("reused")))
     (run.path / "certificate.html").write_text(certificate_html(cert, claimed))
     return cert, run
 

@@ -7,8 +7,10 @@ is implementations x categories.
 Each implementation is a run of its own, RUN/impl/<name>/, made by the
 ordinary commands in a child process (`scnfuzz conform --target NAME`, then
 `scnfuzz fuzz --fuzzer fuzz_matrix` with env SCN_MATRIX_TARGET=NAME, or the
---libc-cc forms for an executor, then `scnfuzz certify --target NAME` into
-RUN/impl/<name>/certify/): its report is whole as soon as it ends, so
+--libc-cc forms for an executor, then `scnfuzz certify --target NAME --reuse
+RUN/impl/<name>` into RUN/impl/<name>/certify/: certification reads that
+conformance run and that campaign, and runs only what is its own, the
+return-value suite and the certificate): its report is whole as soon as it ends, so
 a killed matrix loses only the implementations still running. An executor
 libc is not certified: certification links the function into its ASan
 driver, and such a libc runs only in its own process. The matrix's
@@ -96,7 +98,9 @@ def _commands(t, args, sub):
             ("fuzz", SCNFUZZ + ["fuzz", "--fuzzer", FUZZER, "--time", f"{args.time:g}", "--corpus", str(corpus),
                                 "--out", str(sub)] + (["--fresh"] if args.fresh else []),
              {"SCN_MATRIX_TARGET": name}),
-            ("certify", SCNFUZZ + ["certify", "--target", name, "--time", f"{args.time:g}",
+            # certification reads this conformance run and this campaign (certify_reuse.py): one
+            # campaign of --time per implementation; its driver runs the return-value suite
+            ("certify", SCNFUZZ + ["certify", "--target", name, "--time", f"{args.time:g}", "--reuse", str(sub),
                                    "--out", str(sub / "certify")], {}))
 
 
