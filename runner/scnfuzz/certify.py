@@ -702,7 +702,7 @@ def certify(args):
         rv_fail = [r for r in rv_fail if rv_feats.get(r.get("case")) and prof.admits(rv_feats[r.get("case")])]
     fz_find = [r for r in fuzz.lines if isinstance(r.get("finding"), dict)]
     fails = [r for r in claimed if r.get("status") == "fail"]
-    fz_bad = [r for r in fz_find if r["finding"].get("classification") not in
+    fz_bad = [r for r in fz_find if r.get("fatal") or r["finding"].get("classification") not in
               ("implementation-defined", "known-bug", "known-gap")]
     found = [("conform", r) for r in fails] + [("retval", r) for r in rv_fail] + [("fuzz", r) for r in fz_bad]
 

@@ -24,7 +24,7 @@ says so in its first line)."""
 import json
 import pathlib
 
-from . import certify_lines
+from . import certify_lines, oracle_registry
 from .errors import UsageError
 from .runs import Run
 
@@ -36,6 +36,7 @@ REUSED_DIFFERS = [
     "kept per implementation), not the driver's own: its findings are read, classified by the same rules",
     "the vendored lines are not measured: the runs reused were built without line counters",
 ]
+DEATHS = set(oracle_registry.named("process"))
 LINES_WHY = ("the conformance results and the campaign are the matrix's own runs (scn-conform, fuzz_matrix), "
              "built without line counters; only the return-value suite ran in the driver")
 
@@ -57,6 +58,16 @@ def _is_death(r):
     driver marks such a case fatal."""
     return r.get("status") == "fail" and (r.get("oracle") in ("hang", "sanitizer")
                                           or str(r.get("detail") or "").startswith("the process "))
+
+
+def _death_class(f):
+    """A campaign death's class as the driver gives it, before any rule: the
+    oracle's (oracles.def), memory-safety for a SIGSEGV/SIGBUS."""
+    detail = str(f.get("detail") or "")
+    if "SIGSEGV" in detail or "SIGBUS" in detail or "AddressSanitizer" in detail:
+        return "memory-safety"
+    o = oracle_registry.get(f.get("oracle"))
+    return o.klass if o else "crash"
 
 
 def conform_phase(run, target, phase_cls):
@@ -114,9 +125,12 @@ def fuzz_phase(run, target, phase_cls):
             ph.bad.append(line[:120])
             continue
         if isinstance(f, dict) and f.get("source") == "fuzz":
-            ph.lines.append({"phase": "fuzz", "oracle": f.get("oracle"), "class": f.get("classification"),
-                             "case": f.get("original_case") or f.get("case"), "signature": f.get("signature"),
-                             "detail": f.get("detail"), "execs": f.get("execs"), "finding": f})
+            line = {"phase": "fuzz", "oracle": f.get("oracle"), "class": f.get("classification"),
+                    "case": f.get("original_case") or f.get("case"), "signature": f.get("signature"),
+                    "detail": f.get("detail"), "execs": f.get("execs"), "finding": f}
+            if f.get("oracle") in DEATHS:  # counted whatever rule explains it: the driver's deaths are
+                line.update(fatal=True, **{"class": _death_class(f)})  # signed without the rules
+            ph.lines.append(line)
     done = part.get("status") == "done"
     ph.plan = {"phase": "fuzz", "seconds": part.get("time_s")}
     ph.end = {"phase": "fuzz", "complete": done, "executions": part.get("executions") or 0,
