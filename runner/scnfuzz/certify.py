@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from . import anylibc, build, certify_lines, certify_reuse, children, oracle_registry, scan_profile, targets
+from . import anylibc, build, certify_cache, certify_lines, certify_reuse, children, oracle_registry, scan_profile, targets
 from .errors import ScnError, SetupError, UsageError
 from .render_common import case_named
 from .render_html import certificate_html
@@ -243,6 +243,9 @@ void scn_cert_input_shape(const unsigned char *data, size_t n)
 
 
 def build_driver(args, dialect, wd):
+    """The driver program: for a --target, the one built before while it is
+    up to date (certify_cache.py), else built here (in the cache for a
+    --target, in the run's build directory for --source code)."""
     lib = driver_library()
     cc = lib["compiler"]
     for s in args.source:
@@ -250,28 +253,49 @@ def build_driver(args, dialect, wd):
             raise BuildError(f"--source {s}: no such file")
     if not args.target and not args.function.isidentifier():
         raise UsageError(f"--function {args.function!r} is not a C identifier")
-    (wd / "adapter.c").write_text(adapter_source(args.function, args.kind, dialect, args.target))
     user = shlex.split(args.cflags) + [f"-I{os.path.abspath(i)}" for i in args.include]
+    cov = FUZZ_COV + certify_lines.COMPILE_FLAGS
+    binfo = {"compiler": _cc_version(cc), "cc": cc, "cflags": " ".join(["-g", "-O1"] + SAN + cov + user),
+             "ldflags": args.ldflags, "driver_library": lib["archive"][0]}
+    if not args.target:
+        return _link_driver(args, dialect, lib, user, wd), binfo | {"cached": False}
+    key = [binfo["compiler"], cc, user, args.source, args.ldflags, lib, args.function, args.kind, dialect,
+           adapter_source(args.function, args.kind, dialect, args.target), INPUT_SHAPE, SAN, cov, BASE]
+    cache = certify_cache.DriverCache(pathlib.Path(lib["archive"][0]).parents[2], args.target, key)
+    with cache.lock():
+        if cache.up_to_date():
+            return cache.exe, binfo | {"cached": True, "driver": str(cache.exe)}
+        cache.invalidate()
+        exe = _link_driver(args, dialect, lib, user, cache.dir)
+        cache.store(sorted(cache.dir.glob("*.d")), lib["archive"] + [w for w in shlex.split(args.ldflags)
+                                                                    if w.startswith("/")])
+    return exe, binfo | {"cached": False, "driver": str(exe)}
+
+
+def _link_driver(args, dialect, lib, user, bd):
+    """Compiles the vendored sources and the adapter in bd, links bd/scn-certify."""
+    cc = lib["compiler"]
+    (bd / "adapter.c").write_text(adapter_source(args.function, args.kind, dialect, args.target))
     cov = FUZZ_COV + certify_lines.COMPILE_FLAGS
     uobjs = []
     for i, s in enumerate(args.source):
-        o = wd / f"src{i}.o"
-        _compile([cc, "-g", "-O1"] + SAN + cov + user + ["-c", os.path.abspath(s), "-o", str(o)], wd)
+        o = bd / f"src{i}.o"
+        _compile([cc, "-g", "-O1"] + SAN + cov + user + ["-MD", "-MF", str(bd / f"src{i}.d"),
+                                                          "-c", os.path.abspath(s), "-o", str(o)], bd)
         uobjs.append(o)
     if not uobjs:  # a library alone: no edge of it can be seen (cert_state.h, scn_cert_input_shape)
-        with open(wd / "adapter.c", "a") as f:
+        with open(bd / "adapter.c", "a") as f:
             f.write(INPUT_SHAPE)
     _compile([cc, "-std=gnu11"] + BASE + ([] if uobjs else FUZZ_COV) +
-             [f"-I{ROOT / 'core/targets'}", f"-I{ROOT / 'core/case'}", "-c",
-              str(wd / "adapter.c"), "-o", str(wd / "adapter.o")], wd)
-    exe = wd / "scn-certify"
+             [f"-I{ROOT / 'core/targets'}", f"-I{ROOT / 'core/case'}", "-MD", "-MF", str(bd / "adapter.d"), "-c",
+              str(bd / "adapter.c"), "-o", str(bd / "adapter.o")], bd)
+    exe = bd / "scn-certify"
     # the archives as one group: each may refer to any other
-    _compile([cc] + SAN + lib["option"] + [str(o) for o in uobjs] + [str(wd / "adapter.o")]
+    _compile([cc] + SAN + lib["option"] + [str(o) for o in uobjs] + [str(bd / "adapter.o")]
              + ["-Wl,--start-group"] + lib["archive"] + ["-Wl,--end-group"]
              + shlex.split(args.ldflags) + [_fuzzer_runtime(cc), "-lstdc++"] + lib["lib"]
-             + (certify_lines.LINK_FLAGS if uobjs else []) + ["-o", str(exe)], wd)
-    return exe, {"compiler": _cc_version(cc), "cc": cc, "cflags": " ".join(["-g", "-O1"] + SAN + cov + user),
-                 "ldflags": args.ldflags, "driver_library": lib["archive"][0]}
+             + (certify_lines.LINK_FLAGS if uobjs else []) + ["-o", str(exe)], bd)
+    return exe
 
 
 def _fuzzer_runtime(cc):
