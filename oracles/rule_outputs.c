@@ -14,52 +14,129 @@
 #include "scn/ref_printf.h"
 #include "spec.h"
 
-int scn_out_hex_ok(const unsigned char *out, size_t len, long double v, long prec, long w, unsigned flags)
+/* hexvalue's reading of one %a/%A output: the digit before the point, the
+ * digits after it, whether the point is written, the exponent. */
+struct hex_form {
+    int lead;
+    const unsigned char *frac;
+    size_t nfrac;
+    int point;
+    long exp;
+};
+
+static int hex_digit(unsigned char c, int upper)
 {
-    size_t a = 0, b = len;
-    while (a < b && out[a] == ' ') a++;
-    while (b > a && out[b - 1] == ' ') b--;
-    if (a == b) return 0;
-    size_t sp = (flags & SCN_FL_SPACE) && !(flags & SCN_FL_PLUS) && !signbit(v);
-    if (a < sp) return 0;
-    size_t pad = a - sp + (len - b);
-    if (len < (size_t)(w > 0 ? w : 0) || (pad && len != (size_t)w)) return 0;
-    if ((flags & SCN_FL_MINUS) ? a != sp : (b != len || ((flags & SCN_FL_ZERO) && a != sp))) return 0;
-    char small[256], *t = b - a < sizeof small ? small : malloc(b - a + 1);
-    if (!t) return 0;
-    memcpy(t, out + a, b - a);
-    t[b - a] = 0;
-    int ok = 0;
-    const char *q = t;
-    if (*q == '-' || *q == '+') q++;
-    if (q[0] == '0' && (q[1] | 32) == 'x') {
-        /* mantissa and exponent apart: "0x2.0p+16383" is 2^16384, which no
-         * long double holds, yet the correctly rounded %.1La of a value just
-         * below LDBL_MAX; v is scaled by the exponent instead (exact) */
-        char *pe = strpbrk(q, "pP"), *end;
-        /* without a precision, "sufficient for an exact representation":
-         * no zero after the last digit that the value needs */
-        const char *point = pe ? memchr(q, '.', (size_t)(pe - q)) : NULL;
-        if (pe && prec < 0 && point && pe[-1] == '0') pe = NULL;
-        if (pe) {
-            *pe = 0;
-            long double m = strtold(t, &end);
-            int whole = end == pe;
-            long e = strtol(pe + 1, &end, 10);
-            if (whole && end != pe + 1 && !*end && signbit(m) == signbit(v) && e > -20000 && e < 20000) {
-                long double vs = ldexpl(v, (int)-e);
-                long double half = ldexpl(1.0L, (int)(-4 * prec - 1));
-                /* a tie goes to the even last digit (p12 "correctly rounded", the default
-                 * rounding direction: to nearest, ties to even); picolibc rounding ties up
-                 * was a bug fixed upstream (bench/history picolibc-a-round-half-up) */
-                /* (exact first: past 4,100 or so digits half underflows to 0) */
-                ok = m == vs || (prec >= 0 && (fabsl(m - vs) < half ||
-                                               (fabsl(m - vs) == half && fmodl(ldexpl(m, (int)(4 * prec)), 2.0L) == 0)));
-            }
-        }
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= (upper ? 'A' : 'a') && c <= (upper ? 'F' : 'f')) return c - (upper ? 'A' : 'a') + 10;
+    return -1;
+}
+
+/* [pos, len) from "0x" ("0X" for %A) to the end of the exponent: the zero
+ * flag's zeros (zero_pad), one digit, the point and the fraction, p (P), the
+ * exponent's sign and its decimal digits without a leading zero (p8 (a,A):
+ * "[-]0xh.hhhhp±d"; "the exponent always contains at least one digit, and
+ * only as many more digits as necessary"); digits in the conversion's case.
+ * *zeros: the padding zeros; *end: where the exponent ends. */
+static int hex_parse(const unsigned char *out, size_t len, size_t pos, int upper, int zero_pad, struct hex_form *h,
+                     size_t *zeros, size_t *end)
+{
+    if (len - pos < 2 || out[pos] != '0' || out[pos + 1] != (upper ? 'X' : 'x')) return 0;
+    pos += 2;
+    size_t run = 0;
+    if (zero_pad)
+        while (pos + run < len && out[pos + run] == '0') run++;
+    /* the digit is the run's last zero unless another digit follows it */
+    *zeros = run && (pos + run == len || hex_digit(out[pos + run], upper) < 0) ? run - 1 : run;
+    pos += *zeros;
+    if (pos == len || (h->lead = hex_digit(out[pos], upper)) < 0) return 0;
+    pos++;
+    h->point = pos < len && out[pos] == '.';
+    pos += (size_t)h->point;
+    h->frac = out + pos;
+    h->nfrac = 0;
+    while (pos < len && hex_digit(out[pos], upper) >= 0) pos++, h->nfrac++;
+    if (len - pos < 3 || out[pos] != (upper ? 'P' : 'p') || (out[pos + 1] != '+' && out[pos + 1] != '-')) return 0;
+    int neg = out[pos + 1] == '-';
+    pos += 2;
+    size_t first = pos;
+    h->exp = 0;
+    while (pos < len && out[pos] >= '0' && out[pos] <= '9' && h->exp < 100000) h->exp = h->exp * 10 + (out[pos++] - '0');
+    if (pos == first || (out[first] == '0' && pos - first > 1) || (pos < len && out[pos] >= '0' && out[pos] <= '9'))
+        return 0;
+    if (neg) h->exp = -h->exp;
+    *end = pos;
+    return 1;
+}
+
+/* The output's digits are v's (v >= 0) at its exponent, cut after its last
+ * digit and rounded to nearest, a tie to the even digit (p13 "correctly
+ * rounded", the default rounding direction); exact: every digit of v and
+ * nothing left (p8: "sufficient for an exact representation"). v's digits
+ * are exact: the scaling by the exponent is checked to lose nothing, and a
+ * long double times 16 less its integer part is exact. A carry into a lead
+ * of 16 is no output's. */
+static int hex_digits_are(const struct hex_form *h, long double v, int exact, int upper)
+{
+    if (h->exp < -20000 || h->exp > 20000) return 0;
+    long double vs = ldexpl(v, (int)-h->exp);
+    if (!(vs < 16.0L) || ldexpl(vs, (int)h->exp) != v) return 0;
+    int lead = (int)vs, small[64];
+    long double r = vs - lead;
+    size_t n = h->nfrac;
+    int *digit = n <= 64 ? small : malloc(n * sizeof *digit);
+    if (!digit) return 0;
+    for (size_t i = 0; i < n; i++) {
+        r *= 16;
+        digit[i] = (int)r;
+        r -= digit[i];
     }
-    if (t != small) free(t);
+    int ok = !exact || r == 0;
+    /* r: what is past the cut, in units of the last digit */
+    if (!exact && (r > 0.5L || (r == 0.5L && (n ? digit[n - 1] : lead) % 2))) {
+        size_t i = n;
+        while (i > 0 && digit[i - 1] == 15) digit[--i] = 0;
+        if (i > 0) digit[i - 1]++;
+        else lead++;
+    }
+    ok = ok && lead == h->lead;
+    for (size_t i = 0; ok && i < n; i++) ok = hex_digit(h->frac[i], upper) == digit[i];
+    if (digit != small) free(digit);
     return ok;
+}
+
+int scn_out_hex_ok(const unsigned char *out, size_t len, const struct scn_hex_want *want)
+{
+    unsigned flags = want->flags;
+    long double v = want->v;
+    long w = want->w, prec = want->prec;
+    /* the output is len bytes: a NUL in them is a byte of it, never its end */
+    if (memchr(out, 0, len)) return 0;
+    char sign = signbit(v) ? '-' : (flags & SCN_FL_PLUS) ? '+' : (flags & SCN_FL_SPACE) ? ' ' : 0;
+    int left = (flags & SCN_FL_MINUS) != 0, zero_pad = !left && (flags & SCN_FL_ZERO);
+    size_t pos = 0;
+    if (!left && !zero_pad)
+        while (pos < len && out[pos] == ' ') pos++;
+    if (sign == ' ' && pos > 0) pos--; /* the last space is the space flag's sign */
+    size_t spaces = pos;
+    if (sign && (pos == len || out[pos++] != sign)) return 0;
+    struct hex_form h;
+    size_t zeros, end, trail = 0;
+    int upper = want->conv == 'A';
+    if (!hex_parse(out, len, pos, upper, zero_pad, &h, &zeros, &end)) return 0;
+    if (left)
+        while (end + trail < len && out[end + trail] == ' ') trail++;
+    if (end + trail != len) return 0;
+    /* padding only up to the width, on the side and of the kind the flags say */
+    size_t pad = spaces + zeros + trail, body = len - pad;
+    if (pad != (w > 0 && (size_t)w > body ? (size_t)w - body : 0)) return 0;
+    /* a precision is the number of digits after the point; without one, no
+     * zero the value does not need; the point only before a digit or with # */
+    if (prec >= 0 ? h.nfrac != (size_t)prec : (h.nfrac && h.frac[h.nfrac - 1] == '0')) return 0;
+    if (h.point != (h.nfrac > 0 || (flags & SCN_FL_HASH) != 0)) return 0;
+    /* the implementation's choice: the leading digit, nonzero for a normalized
+     * argument; a zero's exponent is zero */
+    if ((want->normal && h.lead == 0) || (v == 0 && h.exp != 0)) return 0;
+    return hex_digits_are(&h, fabsl(v), prec < 0, upper);
 }
 
 /* The field of one output: [a, b) without the padding spaces the width w

@@ -7,15 +7,29 @@
 
 #include "case.h"
 
-/* Is out (len bytes) the hexadecimal float v correctly rounded to prec hex
- * digits after the point (a tie to the even digit; prec < 0: exactly v, with
- * no trailing zero in its fraction: C17 7.21.6.1p8 (a) "sufficient for an
- * exact representation"),
- * laid out in a field of width
- * w as flags say: padding only up to w, spaces after it with '-', zeros
- * after 0x with '0' (strtold reads them as digits), else spaces before it;
- * one space before it is the sign of the space flag. */
-int scn_out_hex_ok(const unsigned char *out, size_t len, long double v, long prec, long w, unsigned flags);
+/* hexvalue: what a %a/%A conversion of v is left free to choose (C17
+ * 7.21.6.1p8: the digit before the point, "nonzero if the argument is a
+ * normalized floating-point number and is otherwise unspecified", and so the
+ * exponent) and nothing else: out (len bytes, no NUL among them) is
+ * [sign]0xh[.hhh]p±d in the conversion's case (0x, the digits a-f and p for
+ * a; 0X, A-F and P for A), its sign '-' for a set sign bit, else '+' or ' '
+ * by the flags; with a precision exactly prec digits after the point, v
+ * correctly rounded to them at the output's own exponent (to nearest, a tie
+ * to the even digit, p13); without one exactly v, no trailing zero in the
+ * fraction ("sufficient for an exact representation"); the point only before
+ * a digit or with #; the exponent's digits without a leading zero, zero for
+ * a zero v; laid out in a field of width w as the flags say: spaces after
+ * it with '-', zeros after 0x with '0', else spaces before it, and padding
+ * only up to w. */
+struct scn_hex_want {
+    long double v;
+    int normal; /* v is a normalized value of the argument's own type */
+    char conv;  /* 'a' or 'A' */
+    long prec;  /* -1: none */
+    long w;
+    unsigned flags;
+};
+int scn_out_hex_ok(const unsigned char *out, size_t len, const struct scn_hex_want *want);
 
 /* nullform: what a NULL %s prints (undefined, C17 7.1.4p1) is its own
  * spelling only: "(null)", nothing, or other text, laid out in its field

@@ -136,7 +136,11 @@ EXACT(t_hexvalue)
                   : x->val->type == SCN_ARG_DOUBLE ? (long double)x->val->v.d : NAN;
     unsigned fl = 0;
     long w = scn_form_field_width(x->c, x->s, &fl);
-    return !isnan(d) && !isinf(d) && scn_out_hex_ok(k->oa, k->la, d, prec, w, fl) && scn_out_hex_ok(k->ob, k->lb, d, prec, w, fl);
+    if (isnan(d) || isinf(d)) return 0;
+    /* normalized as the argument's type is: a double's subnormal is one even as a long double */
+    int normal = x->val->type == SCN_ARG_LDOUBLE ? isnormal(d) : isnormal((double)d);
+    struct scn_hex_want want = { .v = d, .normal = normal, .conv = x->s->conv, .prec = prec, .w = w, .flags = fl };
+    return scn_out_hex_ok(k->oa, k->la, &want) && scn_out_hex_ok(k->ob, k->lb, &want);
 }
 EXACT(t_digitsonly)
 {

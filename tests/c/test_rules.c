@@ -15,6 +15,7 @@
 #include "check.h"
 #include "check_case.h"
 #include "case.h"
+#include "rule_outputs.h"
 #include "rules.h"
 #include "spec.h"
 
@@ -500,8 +501,46 @@ static void test_hexvalue_nanform_pspelling(void)
         { "\"%-10a\" double:0x1.8p+0", "0x1.8p+0  ", "0xcp-3    ", 1 },
         { "\"%010a\" double:0x1.8p+0", "0x001.8p+0", "0x0000cp-3", 1 },
         { "\"%a\" double:nan", "nan", "nan", 0 },                  /* not a number: no value to compare */
+        /* what C17 7.21.6.1p8 fixes is not excused: the letters' case */
+        { "\"%A\" double:0x1.ap+0", "0X1.AP+0", "0XDP-3", 1 },
+        { "\"%A\" double:0x1.ap+0", "0X1.AP+0", "0x1.ap+0", 0 },
+        { "\"%A\" double:0x1.ap+0", "0X1.AP+0", "0X1.ap+0", 0 },
+        { "\"%a\" double:0x1.ap+0", "0x1.ap+0", "0x1.Ap+0", 0 },
+        { "\"%a\" double:0x1.ap+0", "0x1.ap+0", "0x1.aP+0", 0 },
+        /* a precision: exactly that many digits, correctly rounded (a tie to
+         * the even digit) at the output's own normalisation */
+        { "\"%.1a\" double:0x1.08p+0", "0x1.0p+0", "0x8.4p-3", 1 },   /* the other normalisation, exact */
+        { "\"%.1a\" double:0x1.08p+0", "0x1.0p+0", "0x2.1p-1", 1 },
+        { "\"%.1a\" double:0x1.08p+0", "0x1.0p+0", "0x1.08p+0", 0 },  /* not cut: unrounded */
+        { "\"%.1a\" double:0x1.08p+0", "0x1.0p+0", "0x1.1p+0", 0 },   /* the tie to the odd digit */
+        { "\"%.1a\" double:0x1.09p+0", "0x1.1p+0", "0x1.0p+0", 0 },   /* past the tie, cut down */
+        { "\"%.1a\" double:0x1.f8p+0", "0x2.0p+0", "0x1.0p+1", 1 },   /* the carry, either way */
+        { "\"%.2a\" double:0x1.8p+0", "0x1.80p+0", "0x1.8p+0", 0 },  /* a digit short */
+        { "\"%.0a\" double:0x1.8p+0", "0x2p+0", "0x1.p+0", 0 },      /* a point with no digit and no # */
+        { "\"%#.0a\" double:0x1.8p+0", "0x2.p+0", "0x2p+0", 0 },     /* # keeps the point */
+        { "\"%a\" double:0x1p+0", "0x1p+0", "0x1.p+0", 0 },
+        /* the sign and the exponent's form */
+        { "\"%+a\" double:0x1p+0", "+0x1p+0", "+0x2p-1", 1 },
+        { "\"%a\" double:0x1p+0", "0x1p+0", "+0x1p+0", 0 },
+        { "\"% a\" double:0x1p+0", " 0x1p+0", " 0x8p-3", 1 },
+        { "\"%a\" double:0x1p+0", "0x1p+0", "0x1p0", 0 },
+        { "\"%a\" double:0x1p+0", "0x1p+0", "0x1p+00", 0 },
+        /* the leading digit: nonzero for a normalized argument, free for a subnormal one; 0's exponent 0 */
+        { "\"%a\" double:0x1p+0", "0x1p+0", "0x0.8p+1", 0 },
+        { "\"%a\" double:0x0.0000000000001p-1022", "0x0.0000000000001p-1022", "0x1p-1074", 1 },
+        { "\"%a\" double:0x0p+0", "0x0p+0", "0x0p+0", 1 },
+        { "\"%a\" double:0x0p+0", "0x0p+0", "0x0p+1", 0 },
+        /* the field: zeros only with the 0 flag, padding only up to the width */
+        { "\"%10a\" double:0x1p+0", "    0x1p+0", "0x00001p+0", 0 },
+        { "\"%010a\" double:0x0p+0", "0x00000p+0", "0x00000p+0", 1 },
+        { "\"%8a\" double:0x1p+0", "  0x1p+0", "   0x1p+0", 0 },
+        { "\"%-8a\" double:0x1p+0", "0x1p+0  ", "0x1p+0 ", 0 },
     };
     check_output_term("hexvalue", NULL, h, sizeof h / sizeof h[0]);
+    /* nothing after a NUL: the output is its bytes, not a C string */
+    struct scn_hex_want one = { .v = 1.0L, .normal = 1, .conv = 'a', .prec = -1, .w = 8, .flags = 0 };
+    CHECK(!scn_out_hex_ok((const unsigned char *)"0x1p+0\0\0", 8, &one), "hexvalue: NUL padding");
+    CHECK(scn_out_hex_ok((const unsigned char *)"  0x1p+0", 8, &one), "hexvalue: space padding");
     CHECK(!matches_out("hexvalue", -1, SCN_DIALECT_ISO, "\"%a\" double:0x1.8p+0", 0, -1, 8, "0x1.8p+0", "0x1.8p+0"),
           "hexvalue with a failed call");
 
