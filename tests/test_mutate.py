@@ -207,6 +207,31 @@ def test_a_large_schema_is_split_in_contiguous_parts_one_per_job():
     assert ids == list(range(1, 5 * SPLIT_MIN + 4)) and max(m.id for m in parts[0]) < min(m.id for m in parts[1])
 
 
+def test_a_sample_is_the_same_draw_for_the_same_seed_and_uniform():
+    from scnfuzz.mutate_report import wilson_interval
+
+    ms = [mutator.Mutant(id=i, file="f.c", line=i, col=1, start=0, end=0, before="a", after="b", operator="X",
+                         function="f") for i in range(1, 1001)]
+    a, pool = mutate.select(ms, sample=100, seed=7)
+    b, _ = mutate.select(ms, sample=100, seed=7)
+    c, _ = mutate.select(ms, sample=100, seed=8)
+    assert pool == 1000 and len(a) == 100 and [m.id for m in a] == [m.id for m in b] != [m.id for m in c]
+    assert [m.id for m in a] == sorted(m.id for m in a) and len({m.id for m in a}) == 100
+    # uniform: over 400 draws of 100 of 1000, each tenth of the ids gets about a tenth of the picks
+    tenths = [0] * 10
+    for seed in range(400):
+        for m in mutate.select(ms, sample=100, seed=seed)[0]:
+            tenths[(m.id - 1) // 100] += 1
+    assert all(3600 < n < 4400 for n in tenths), tenths  # 4000 each expected, sd about 60
+    # --mutant ranges first, then the draw among them; a sample as large as the pool takes all
+    r, pool = mutate.select(ms, ranges=[(5, 9), (20, 20)])
+    assert [m.id for m in r] == [5, 6, 7, 8, 9, 20] and pool == 6
+    assert [m.id for m in mutate.select(ms, ranges=[(5, 9)], sample=50)[0]] == [5, 6, 7, 8, 9]
+    # the score's 95% interval: Wilson's (90 of 100: 82.6%-94.5%), inside [0, 1] at the ends
+    assert wilson_interval(90, 100) == [0.8256, 0.9448]
+    assert wilson_interval(10, 10)[1] == 1.0 and wilson_interval(0, 10)[0] == 0.0 and wilson_interval(0, 0) is None
+
+
 def test_a_diff_that_does_not_apply_names_the_file_and_hunk(tmp_path):
     root = tmp_path / "pkg"
     (root / "src").mkdir(parents=True)

@@ -12,10 +12,12 @@ trivial compiler equivalence (tce.py) on its survivors, campaigns); --patch is
 mutate_patch.py. The report (mutate_report.py): report.json, report.md,
 annotated.html and kills.jsonl in reports/<UTC stamp>-mutate/.
 """
+import argparse
 import dataclasses
 import fcntl
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -77,6 +79,48 @@ def add_parser(sub, epilog):
     p.add_argument("--json", action="store_true", help="the last line of stdout is one JSON object (the "
                    "result of --patch, or the mutation run's counts)")
     p.add_argument("--out", metavar="DIR", help="the run directory (default reports/<UTC stamp>-mutate/)")
+    p.add_argument("--mutant", action="append", type=_id_range, metavar="ID[-ID]",
+                   help="only these mutants (their ids in the file's numbering, as report.json gives them; "
+                   "repeatable)")
+    p.add_argument("--sample", type=_positive, metavar="N", help="N of the mutants drawn uniformly at random "
+                   "(after --function and --mutant; the same N for the same --seed and source): the report gives the "
+                   "score with its 95%% confidence interval")
+    p.add_argument("--seed", type=int, default=1, metavar="S", help="the draw of --sample (default 1)")
+
+
+def _id_range(text):
+    a, _, z = text.partition("-")
+    try:
+        lo, hi = int(a), int(z or a)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: not an id or a range of ids (12, 12-40)") from None
+    if lo < 1 or hi < lo:
+        raise argparse.ArgumentTypeError(f"{text!r}: ids start at 1, a range low to high")
+    return lo, hi
+
+
+def _positive(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: must be at least 1")
+    return v
+
+
+def select(mutants, ranges=None, sample=None, seed=1):
+    """The mutants a run takes: those of the --mutant ranges, then a uniform
+    draw of `sample` of them without replacement (random.Random(seed): the
+    same draw for the same seed and mutants, which the source fixes). Returns
+    (the chosen, in id order; how many there were to draw from)."""
+    if ranges:
+        mutants = [m for m in mutants if any(lo <= m.id <= hi for lo, hi in ranges)]
+    pool = len(mutants)
+    if sample is not None and sample < pool:
+        chosen = set(random.Random(seed).sample(range(pool), sample))
+        mutants = [m for i, m in enumerate(mutants) if i in chosen]
+    return mutants, pool
 
 
 # ------------------------------------------------------------------ shared set-up
@@ -324,6 +368,13 @@ def run_mutants(args):
         original = b.original(path)
         build_s = time.monotonic() - t
         mutants, bodies = _generate(b, path, rel, original, args.function)
+        mutants, pool = select(mutants, args.mutant, args.sample, args.seed)
+        if not mutants:
+            raise UsageError(f"--mutant: no mutant of {rel} has those ids")
+        args.sampled = ({"n": len(mutants), "of": pool, "seed": args.seed}
+                        if args.sample is not None and args.sample < pool else None)
+        if args.sampled:
+            _say(f"sampled {len(mutants)} of {pool} mutants (seed {args.seed})")
         s.check_stop()  # (no run directory yet: nothing to report)
         run = Run.create("mutate", args.out)
         from .mutate_pipeline import Pipeline, _dur

@@ -23,6 +23,19 @@ def _score(c):
     return round(c.get("killed", 0) / n, 4) if n else None
 
 
+def wilson_interval(k, n, z=1.959964):
+    """The 95% Wilson score interval of a proportion k/n: a sampled run's
+    score estimates the whole file's (conservative: without the finite
+    population correction, which would only narrow it)."""
+    if not n:
+        return None
+    p = k / n
+    d = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / d
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / d
+    return [round(max(0.0, mid - half), 4), round(min(1.0, mid + half), 4)]
+
+
 def _counts(rows):
     c = {s: 0 for s in STATUSES}
     for r in rows:
@@ -72,6 +85,9 @@ def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, a
         "phases_s": {k: round(v, 1) for k, v in phases.items()}, "tce_on": tce_scope,
         "baseline": ({"results": cs.baseline_results, "failing": len(cs.known),
                       "seconds": round(cs.baseline_seconds, 1)} if cs else None),
+        "sampled": getattr(args, "sampled", None),
+        "score_ci95": (wilson_interval(totals["killed"], totals["killed"] + totals["survived"])
+                       if getattr(args, "sampled", None) else None),
         "totals": totals, "score": _score(totals),
         "files": [{"file": rel, "mutants": len(rows), **{k: totals[k] for k in STATUSES}, "score": _score(totals)}],
         "functions": functions,
@@ -106,9 +122,21 @@ def _code(t):
     return "`` " + t + " ``" if "`" in t else f"`{t}`"
 
 
+def sampled_text(m):
+    """'sampled N of M mutants (seed S), score X% (95% CI a-b%)' of a sampled
+    run, else ''."""
+    sm = m.get("sampled")
+    if not sm:
+        return ""
+    ci = m.get("score_ci95")
+    return (f"sampled {sm['n']:,} of {sm['of']:,} mutants (seed {sm['seed']}), score {_pct(m['score'])}"
+            + (f" (95% CI {ci[0] * 100:.1f}-{ci[1] * 100:.1f}%)" if ci else ""))
+
+
 def markdown(m):
     t = m["totals"]
-    out = [f"# Mutation analysis: {m['subject']} `{m['file']}`", "",
+    sm = sampled_text(m)
+    out = [f"# Mutation analysis: {m['subject']} `{m['file']}`" + (f": {sm}" if sm else ""), "",
            f"Mutation score **{_pct(m['score'])}** ({t['killed']:,} killed of {t['killed'] + t['survived']:,} "
            f"killed or surviving mutants); {t['mutants']:,} mutants in all, {m['seconds']:.0f} s"
            + (" (**interrupted**: the counts are of what was done)" if m["interrupted"] else "") + ".", "",
@@ -167,7 +195,9 @@ def annotated_html(m, original):
             f"{', ' + str(t['error']) + ' errors' if t['error'] else ''}"
             f"{', ' + str(t['not-run']) + ' not run (interrupted)' if t['not-run'] else ''}. "
             f"Green: every mutant of the line killed; red: one survives; grey: none to run (equivalent, "
-            f"duplicate, stillborn, unreachable).</p>")
+            f"duplicate, stillborn, unreachable).</p>"
+            + (f"<p><b>{html.escape(sampled_text(m))}</b>: only the sampled mutants are marked; a line without "
+               f"a mark may have mutants that were not drawn.</p>" if m.get("sampled") else ""))
     rows = []
     lines = original.decode("utf-8", "replace").split("\n")
     for i, text in enumerate(lines, 1):
@@ -204,6 +234,7 @@ def summary_text(m, path):
     t = m["totals"]
     lines = [f"mutation score of {m['subject']} {m['file']}: {_pct(m['score'])} ({t['killed']:,} killed of "
              f"{t['killed'] + t['survived']:,}, killed or surviving)"
+             + (f"; {sampled_text(m)}" if m.get("sampled") else "")
              + (" -- interrupted, partial" if m["interrupted"] else ""),
              f"  {t['mutants']:,} mutants: {t['killed']:,} killed ({t['killed_by_conform']:,} by the corpus, "
              f"{t['killed_by_fuzz']:,} by a campaign), {t['survived']:,} survived ({t['survived_unreached']:,} "
@@ -217,7 +248,8 @@ def summary_text(m, path):
 
 def json_line(m, path):
     t = m["totals"]
-    return {"subject": m["subject"], "file": m["file"], "score": m["score"], "mutants": t["mutants"],
+    return {"subject": m["subject"], "file": m["file"], "score": m["score"], "score_ci95": m.get("score_ci95"),
+            "sampled": m.get("sampled"), "mutants": t["mutants"],
             **{k.replace("-", "_"): t[k] for k in STATUSES}, "seconds": m["seconds"],
             "interrupted": m["interrupted"], "report": str(path / "report.json")}
 
