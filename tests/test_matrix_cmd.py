@@ -43,9 +43,10 @@ def _column(stdout, title):
     return [c.strip() for c in head.split("|")].index(title)
 
 
-@pytest.mark.campaign
-@pytest.mark.slow
-def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
+@pytest.fixture(scope="module")
+def small_matrix(tmp_path_factory):
+    """One small matrix run for the tests below: (the implementations, its
+    run directory, the doc it wrote, the finished process)."""
     names = _matrix_targets()
     if len(names) < 2:
         pytest.skip(f"fewer than two matrix implementations built ({names}); their packages: ci/setup.sh")
@@ -55,10 +56,18 @@ def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
     # not curl: its hangs on +inf cost the call limit each, and its certification more
     only = [n for n in ("pgport", "apr") if n in names] or names[:2]
     only += [n for n in names if n not in only and n != "curl"][:2 - len(only)]
-    out, doc = tmp_path / "run", tmp_path / "MATRIX.md"
+    tmp = tmp_path_factory.mktemp("matrix")
+    out, doc = tmp / "run", tmp / "MATRIX.md"
     r = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "matrix", "--only", ",".join(only), "--time", "5",
                         "--jobs", "2", "--fresh", "--out", str(out), "--markdown", str(doc)],
                        capture_output=True, text=True, env=_env(), cwd=REPO, timeout=900)
+    return only, out, doc, r
+
+
+@pytest.mark.campaign
+@pytest.mark.slow
+def test_two_implementations_give_their_rows_and_the_doc(small_matrix, tmp_path):
+    only, out, doc, r = small_matrix
     assert r.returncode in (0, 1), r.stderr[-3000:]
     table = _table(r.stdout)
     assert list(table) == only, r.stdout
@@ -119,6 +128,46 @@ def test_two_implementations_give_their_rows_and_the_doc(tmp_path):
     assert r2.returncode in (0, 1), r2.stderr
     assert again.read_text() == text
     assert [l for l in r2.stdout.splitlines() if l.startswith("|")] == printed
+
+
+@pytest.mark.campaign
+@pytest.mark.slow
+def test_certification_reads_the_matrix_runs_and_agrees_with_certify(small_matrix, tmp_path):
+    """Inside the matrix, certification reads the implementation's own
+    conformance results and campaign (certify --reuse): its certificate names
+    them, its driver ran the return-value suite only (no conform or fuzz phase
+    of its own), one campaign ran; and its verdict is the one `./scnfuzz certify
+    --target` gives on its own for the same target."""
+    only, out, _, r = small_matrix
+    assert r.returncode in (0, 1), r.stderr[-3000:]
+    for name in only:
+        sub = out / "impl" / name
+        c = json.loads((sub / "certify" / "certificate.json").read_text())
+        assert pathlib.Path(c["reused"]["run"]).resolve() == sub.resolve(), c["reused"]
+        assert c["phases"]["conform"]["reused_from"] == str(sub / "conform.jsonl")
+        assert c["phases"]["conform"]["results"] == json.loads((sub / "run.json").read_text())["parts"][0][
+            "results_count"]
+        assert c["phases"]["fuzz"]["reused_from"].startswith(str(sub / "findings.jsonl"))
+        assert c["reused"]["run_here"] == ["retval"] and c["phases"]["retval"]["cases"] > 0
+        assert c["lines"]["measured"] is False and "without line counters" in c["lines"]["why"]
+        # the driver ran no conformance and no campaign of its own: only the return-value suite's protocol
+        protocols = sorted(p.name for p in (sub / "certify" / "build").glob("*.protocol"))
+        assert protocols == ["retval.protocol"], protocols
+        # the one campaign: the matrix's, whose executions the certificate counts
+        campaign = json.loads((sub / "run.json").read_text())["parts"][1]
+        assert c["phases"]["fuzz"]["executions"] == campaign["executions"] > 0
+        assert "Read from the matrix's own runs" in (sub / "certify" / "certificate.md").read_text()
+    name = "pgport" if "pgport" in only else only[0]
+    alone = tmp_path / "alone"
+    r2 = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "certify", "--target", name, "--time", "5",
+                         "--out", str(alone)], capture_output=True, text=True, env=_env(), cwd=REPO, timeout=600)
+    assert r2.returncode in (0, 1), r2.stderr[-3000:]
+    own = json.loads((alone / "certificate.json").read_text())
+    assert "reused" not in own and (alone / "build" / "conform.protocol").is_file()
+    via_matrix = json.loads((out / "impl" / name / "certify" / "certificate.json").read_text())
+    assert via_matrix["verdict"] == own["verdict"]
+    # the same corpus, oracles and rules: the same categories fail, for the same number of cases
+    assert via_matrix["category_counts"] == own["category_counts"]
 
 
 def test_unknown_implementation_is_a_usage_error(tmp_path):
