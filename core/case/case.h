@@ -135,7 +135,9 @@ void *scn_case_vaf_struct(size_t i, const char *fmt);
  * argument in the overflow area in order: 8-byte slots for integers, pointers
  * and doubles (int/uint sign-/zero-extended), long double 16-byte aligned in a
  * 16-byte slot. str/wstr arguments point into c->arena (NUL-terminated), %n
- * arguments into c->nslot, which is zeroed before the call. A mem argument
+ * arguments into c->nslot, whose object is zeroed before the call (the rest of
+ * its slot poisoned: scn_case_n_value says when a store wrote past the object).
+ * A mem argument
  * points to a copy of its bytes made for the call in the case model's call
  * pool (case_call.c), 16-byte aligned; under ASan every byte of the pool but the
  * copies is poisoned during the call, so a read past (or before) a copy is
@@ -163,7 +165,10 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
 void scn_case_watch_calls(volatile uint64_t *since, volatile size_t *size, uint64_t (*now)(void));
 
 /* Value stored by the last call through the i-th %n argument (sign-extended;
- * size_t read as unsigned then converted). i is the argument index. */
+ * size_t read as unsigned then converted). i is the argument index.
+ * SCN_N_WRITTEN_PAST when the call wrote past the object (a %n or %hhn
+ * stored as a wider type: no count printf stores is negative). */
+#define SCN_N_WRITTEN_PAST (-0x7fffffffffffffffLL - 1)
 long long scn_case_n_value(const struct scn_case *c, size_t i);
 /* Indices of the %n arguments: writes up to max of them to idx, returns the count. */
 size_t scn_case_n_args(const struct scn_case *c, size_t *idx, size_t max);

@@ -116,6 +116,41 @@ static int direct_tramp(void *ctx, char *buf, size_t size, const char *fmt, va_l
     return ((struct direct_ctx *)ctx)->fn(buf, size, fmt, ap);
 }
 
+/* The bytes of a %n slot past its object: N_POISON before the call; after
+ * it, a store that changed them leaves them N_WRITTEN_PAST (what the store
+ * wrote there is the count's high bytes, often the zeros a slot is cleared
+ * with elsewhere: certification's calls, the executor's answers). */
+enum { N_POISON = 0xa5, N_WRITTEN_PAST = 0x5a };
+
+static size_t n_size(unsigned char ntype)
+{
+    switch (ntype) {
+    case SCN_N_SCHAR: return sizeof(signed char);
+    case SCN_N_SHORT: return sizeof(short);
+    case SCN_N_INT: return sizeof(int);
+    default: return sizeof(long long);
+    }
+}
+
+static int n_past_is(const struct scn_case *c, size_t i, unsigned char v)
+{
+    const unsigned char *p = (const unsigned char *)&c->nslot[i];
+    size_t a = n_size(c->args[i].ntype);
+    if (a == sizeof c->nslot[i]) return 0;
+    for (size_t b = a; b < sizeof c->nslot[i]; b++)
+        if (p[b] != v) return 0;
+    return 1;
+}
+
+static void mark_n_written_past(struct scn_case *c)
+{
+    for (size_t i = 0; i < c->nargs; i++) {
+        if (c->args[i].type != SCN_ARG_N || n_past_is(c, i, N_POISON)) continue;
+        size_t a = n_size(c->args[i].ntype);
+        if (a < sizeof c->nslot[i]) memset((unsigned char *)&c->nslot[i] + a, N_WRITTEN_PAST, sizeof c->nslot[i] - a);
+    }
+}
+
 int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size)
 {
     struct direct_ctx d = { fn };
@@ -160,7 +195,10 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
             area[k++] = a->is_null ? 0 : (uint64_t)(uintptr_t)(c->arena + a->off);
             break;
         case SCN_ARG_N:
-            memset(&c->nslot[i], 0, sizeof c->nslot[i]);
+            /* the object zeroed, the rest of its slot poisoned: a store wider
+             * than the object (a %n falling through to %ln's) writes past it */
+            memset(&c->nslot[i], N_POISON, sizeof c->nslot[i]);
+            memset(&c->nslot[i], 0, n_size(a->ntype));
             area[k++] = (uint64_t)(uintptr_t)&c->nslot[i];
             break;
         case SCN_ARG_MEM:
@@ -172,17 +210,23 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
     struct sysv_va_tag tag = { 48, 304, area, regs };
     va_list ap;
     memcpy((void *)ap, &tag, sizeof tag);
-    if (!watch_since) return fn(ctx, buf, size, c->fmt, ap);
-    if (watch_size) *watch_size = size;
-    *watch_since = watch_now();
-    int r = fn(ctx, buf, size, c->fmt, ap);
-    *watch_since = 0;
+    int r;
+    if (!watch_since) {
+        r = fn(ctx, buf, size, c->fmt, ap);
+    } else {
+        if (watch_size) *watch_size = size;
+        *watch_since = watch_now();
+        r = fn(ctx, buf, size, c->fmt, ap);
+        *watch_since = 0;
+    }
+    mark_n_written_past(c);
     return r;
 }
 
 long long scn_case_n_value(const struct scn_case *c, size_t i)
 {
     if (i >= c->nargs || c->args[i].type != SCN_ARG_N) return 0;
+    if (n_past_is(c, i, N_WRITTEN_PAST)) return SCN_N_WRITTEN_PAST;
     switch (c->args[i].ntype) {
     case SCN_N_INT: return c->nslot[i].i;
     case SCN_N_SCHAR: return c->nslot[i].hh;
