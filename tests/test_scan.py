@@ -156,6 +156,65 @@ def test_c_walk_is_the_bindings_walk(tmp_path):
         assert all(a.node(i) == b.node(i) and a.node(i).extent == b.node(i).extent for i in range(len(a)))
 
 
+CALLS_C = """typedef __SIZE_TYPE__ size_t;
+typedef __builtin_va_list va_list;
+int snprintf(char *, size_t, const char *, ...);
+__attribute__((format(printf, 1, 0))) int vlog(const char *fmt, va_list ap);
+__attribute__((format(printf, 1, 2))) int plog(const char *fmt, ...);
+int plain(int);
+int old();
+int sum(int n, ...);
+int (*hook)(const char *, ...);
+void f(char *b, va_list ap)
+{
+	snprintf(b, 8, "%d", plain(1));
+	vlog("%s", ap);
+	plog("%u", 2u);
+	old(3);
+	sum(1, 2);
+	hook("x");
+}
+"""
+
+
+def test_c_walk_calls_are_the_ones_python_would_look_at(tmp_path):
+    """scan_walk.c's scan_calls keeps, of a body's calls, those of a family
+    name or of a function whose type could carry a format attribute
+    (variadic, taking a va_list, or without a prototype), as the bindings
+    tell them; printf_calls over them finds what it finds over every call."""
+    import shutil
+    if not shutil.which(os.environ.get("CC", "cc")):
+        pytest.skip("no C compiler: scan uses the bindings' walk")
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan_misuse, scan_parse, scan_walk
+    assert scan_walk.build(str(tmp_path))
+    src = tmp_path / "calls.c"
+    src.write_text(CALLS_C)
+    fs = scan_parse.FileScan(str(src), ["-x", "c"])
+    fn = next(c for c in fs.tu.cursor.get_children() if c.spelling == "f" and c.is_definition())
+    tree = scan_walk.walk(fn, tuple(scan_parse.FAMILIES))
+    ci = fs.ci
+
+    def python_keeps(c):
+        if c.spelling in scan_parse.FAMILIES:
+            return True
+        d = c.referenced
+        if d is None or d.kind != ci.CursorKind.FUNCTION_DECL:
+            return False
+        t = d.type
+        return t.kind != ci.TypeKind.FUNCTIONPROTO or t.is_function_variadic() or "va_list" in t.spelling
+
+    every = [i for i in range(len(tree)) if tree.node(i).kind == ci.CursorKind.CALL_EXPR]
+    assert [tree.node(i).spelling for i in every] == ["snprintf", "plain", "vlog", "plog", "old", "sum", "hook"]
+    assert tree.calls == [i for i in every if python_keeps(tree.node(i))]
+    assert [tree.node(i).spelling for i in tree.calls] == ["snprintf", "vlog", "plog", "old", "sum"]
+    kept = scan_misuse.Function(fs, fn).printf_calls()
+    everything = scan_misuse.Function(fs, fn)
+    everything.tree.calls = None  # every call looked at, as with the bindings' walk
+    assert kept == everything.printf_calls()
+    assert [r["callee"] for r in kept] == ["snprintf", "vlog", "plog"]
+
+
 def test_report_json_one_call_site_a_line(fixture_run):
     """report.json: the JSON of the whole report, each call site and finding
     on one line of its own (written by the C encoder)."""

@@ -57,7 +57,7 @@ class Function:
         from . import scan_parse, scan_walk
         self.sp = scan_parse
         self.fs, self.cursor, self.name = fs, cursor, cursor.spelling
-        self.tree = scan_walk.walk(cursor)
+        self.tree = scan_walk.walk(cursor, _family_names(scan_parse))
         self.kinds, self.parents = self.tree.kinds, self.tree.parents
         K = _kinds()
         self.K_WRAPPERS, self.K_CALL, self.K_COMPOUND = K["wrappers"], K["CALL_EXPR"], K["COMPOUND_ASSIGNMENT_OPERATOR"]
@@ -124,7 +124,9 @@ class Function:
     def printf_calls(self):
         sp, fs = self.sp, self.fs
         out = []
-        for i in self.indices(self.K_CALL):
+        # the C walk's calls of a family name or a callee that may carry a format attribute
+        # (the others fail the test below); every call with the Python walk
+        for i in self.tree.calls if self.tree.calls is not None else self.indices(self.K_CALL):
             c = self.node(i)
             callee = c.spelling
             # the declaration the call sees (not one per name: a later redeclaration may add
@@ -341,6 +343,11 @@ class Function:
 def _contains(seq, sub):
     n = len(sub)
     return any(seq[k:k + n] == sub for k in range(len(seq) - n + 1))
+
+
+@functools.lru_cache(maxsize=None)
+def _family_names(sp):
+    return tuple(sp.FAMILIES)
 
 
 @functools.lru_cache(maxsize=None)

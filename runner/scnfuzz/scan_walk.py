@@ -7,6 +7,11 @@ headers came precompiled. scan_walk.c does the whole walk in one call: build()
 compiles it (cc, into the run's temporary directory) before the parser
 processes start, and they load it. When there is no C compiler, the same walk
 runs through the bindings (walk_python): the same nodes, slower.
+
+The C walk also picks the calls that may be of the printf family
+(scan_calls: a family name, or a callee whose type could carry a format
+attribute), so that Python makes cursors of those alone; Nodes.calls is their
+indices, or None (the Python walk: every call is looked at).
 """
 import ctypes
 import os
@@ -40,7 +45,11 @@ def _library():
         lib.scan_walk.argtypes = [ci.Cursor, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                   ctypes.c_long]
         lib.scan_walk.restype = ctypes.c_long
+        lib.scan_calls.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long,
+                                   ctypes.c_void_p]
+        lib.scan_calls.restype = ctypes.c_long
         _lib = lib
+        _api[:] = [_api_table(ci)]
     return _lib
 
 
@@ -48,8 +57,9 @@ class Nodes:
     """A subtree in pre-order: kinds[i] (CursorKind ids), parents[i] (-1 at
     the root) and the cursors, made on demand (node(i))."""
 
-    def __init__(self, tu, kinds, parents, cursors):
+    def __init__(self, tu, kinds, parents, cursors, calls=None):
         self.tu, self.kinds, self.parents, self._cursors = tu, kinds, parents, cursors
+        self.calls = calls
         self._made = {}
 
     def __len__(self):
@@ -66,15 +76,37 @@ class Nodes:
         return c
 
 
-def walk(cursor):
+def walk(cursor, names=None):
+    """cursor's subtree; with names (the family names), the C walk also
+    picks the calls to look at (Nodes.calls)."""
     lib = _library()
-    return walk_c(lib, cursor) if lib else walk_python(cursor)
+    return walk_c(lib, cursor, names) if lib else walk_python(cursor)
+
+
+# scan_calls' struct api: the libclang functions it calls, in its order
+_API = ("clang_getCursorReferenced", "clang_Cursor_isNull", "clang_getCursorSpelling", "clang_getCString",
+        "clang_disposeString", "clang_getCursorType", "clang_isFunctionTypeVariadic", "clang_getTypeSpelling")
+_api = [None]
+_names = {}  # a tuple of names -> (its sorted C strings, the array of their pointers)
+
+
+def _api_table(ci):
+    return (ctypes.c_void_p * len(_API))(*[ctypes.cast(getattr(ci.conf.lib, f), ctypes.c_void_p).value
+                                            for f in _API])
+
+
+def _name_array(names):
+    got = _names.get(names)
+    if got is None:
+        strings = [n.encode() for n in sorted(names)]
+        got = _names[names] = (strings, (ctypes.c_char_p * len(strings))(*strings))
+    return got[1]
 
 
 _room = [0, None]  # the walk's arrays, reused from one function to the next
 
 
-def walk_c(lib, cursor):
+def walk_c(lib, cursor, names=None):
     ci = _cindex()
     visit = ctypes.cast(ci.conf.lib.clang_visitChildren, ctypes.c_void_p)
     while True:
@@ -87,7 +119,11 @@ def walk_c(lib, cursor):
         n = lib.scan_walk(cursor, visit, cursors, parents, kinds, cap)
         if n <= cap:
             own = (ci.Cursor * n).from_buffer_copy(cursors, 0) if n else []
-            return Nodes(cursor._tu, kinds[:n], parents[:n], own)
+            up, calls = parents[:n], None
+            if names is not None:  # the kept calls' indices written over the parents, read above
+                arr = _name_array(names)
+                calls = parents[:lib.scan_calls(cursors, n, _api[0], arr, len(arr), parents)]
+            return Nodes(cursor._tu, kinds[:n], up, own, calls)
         _room[:] = [n * 2, None]
 
 
