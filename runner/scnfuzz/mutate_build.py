@@ -308,11 +308,22 @@ class MutationBuild:
         except (OSError, ValueError) as e:
             raise SetupError(f"{cc}: {e}") from None
         path = pathlib.Path(path).resolve()
+        wrappers = []
         for e in entries:
             f = pathlib.Path(e["directory"], e["file"]).resolve()
+            argv = e.get("arguments") or shlex.split(e["command"])
             if f == path:
-                argv = e.get("arguments") or shlex.split(e["command"])
                 return argv, e["directory"]
+            defines = _wrapper_defines(f, path)
+            if defines is not None:
+                wrappers.append((len(defines), [argv[0]] + defines + [str(path) if a == e["file"] or
+                                 pathlib.Path(e["directory"], a).resolve() == f else a for a in argv[1:]],
+                                 e["directory"]))
+        if wrappers:
+            # newlib compiles vfprintf.c through two such files (STRING_ONLY, and with INTEGER_ONLY
+            # too: the shared helpers): the one with the fewest macros compiles the most of it
+            _, argv, directory = min(wrappers, key=lambda w: w[0])
+            return argv, directory
         raise UsageError(f"{path} is not compiled by the mutation build of {self.subject.name} "
                          f"(not in {cc}): it cannot be mutated")
 
@@ -334,6 +345,37 @@ class MutationBuild:
                 continue
             out.append(_absolute_include(a, directory))
         return out
+
+
+_WRAPPER_LINE = re.compile(r'\s*#\s*(define\s+(\w+)(?:\s+(.*?))?|include\s+"([^"]+)")\s*$')
+
+
+def _wrapper_defines(wrapper, path):
+    """A file the build compiles that is only macros and an #include of path
+    (newlib's svfprintf.c: `#define STRING_ONLY 1` then vfprintf.c; uClibc-ng's
+    _vfprintf_internal.c): its macros as -D flags, so that path parses and
+    compiles as the build compiles it; None for any other file."""
+    try:
+        if wrapper.stat().st_size > 4096:
+            return None
+        text = wrapper.read_text(errors="replace")
+    except OSError:
+        return None
+    defines, included = [], False
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith(("/*", "*", "//")):
+            continue
+        m = _WRAPPER_LINE.match(line)
+        if not m or included:
+            return None
+        if m.group(4):
+            inc = pathlib.Path(m.group(4))
+            included = (inc if inc.is_absolute() else wrapper.parent / inc).resolve() == path
+            if not included:
+                return None
+        else:
+            defines.append(f"-D{m.group(2)}" + (f"={m.group(3)}" if m.group(3) else ""))
+    return defines if included else None
 
 
 _INCLUDE_FLAG = re.compile(r"^(-I|-isystem|-iquote|-include)(.*)$")
