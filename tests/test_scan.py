@@ -213,6 +213,15 @@ def test_c_walk_calls_are_the_ones_python_would_look_at(tmp_path):
     everything.tree.calls = None  # every call looked at, as with the bindings' walk
     assert kept == everything.printf_calls()
     assert [r["callee"] for r in kept] == ["snprintf", "vlog", "plog"]
+    # scan_last_child (scan_parse.strip's step) is the bindings' last child, or None for a leaf
+    leaves = 0
+    for i in range(len(tree)):
+        c = tree.node(i)
+        kids = list(c.get_children())
+        last = scan_walk.last_child(c)
+        assert (last is None and not kids) or (kids and last == kids[-1] and last.extent == kids[-1].extent)
+        leaves += not kids
+    assert 0 < leaves < len(tree)
 
 
 def test_report_json_one_call_site_a_line(fixture_run):

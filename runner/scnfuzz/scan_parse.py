@@ -100,15 +100,21 @@ def evaluate(cursor):
 def strip(c, casts=True):
     """An expression without the implicit conversions, parentheses and (with
     casts) the casts over it."""
-    ci = _cindex()
-    K = ci.CursorKind
-    kinds = (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) if casts else (K.UNEXPOSED_EXPR, K.PAREN_EXPR)
-    while c.kind in kinds:
-        kids = list(c.get_children())
-        if not kids:
+    from .scan_walk import last_child
+    kinds = _strip_kinds(casts)
+    while c._kind_id in kinds:
+        last = last_child(c)
+        if last is None:
             break
-        c = kids[-1]
+        c = last
     return c
+
+
+@functools.lru_cache(maxsize=None)
+def _strip_kinds(casts):
+    K = _cindex().CursorKind
+    kinds = (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) if casts else (K.UNEXPOSED_EXPR, K.PAREN_EXPR)
+    return frozenset(k.value for k in kinds)
 
 
 class FileScan:
@@ -193,11 +199,7 @@ class FileScan:
         """The identifier written at the call's location (the macro's name when
         the call comes from a macro expansion, else the callee's)."""
         off = c.extent.start.offset
-        s = self.src
-        end = off
-        while end < len(s) and (chr(s[end]).isalnum() or s[end] == 0x5F):
-            end += 1
-        return s[off:end].decode("ascii", "replace") or c.spelling
+        return _WORD.match(self.src, off).group().decode("ascii", "replace") or c.spelling
 
     def scan(self):
         ci = self.ci
@@ -228,6 +230,10 @@ def _realpath(name):
         r = _REAL[name] = os.path.realpath(name)
     return r
 
+# the bytes expansion_name takes as a name's: '_' and those whose chr() is alphanumeric
+# (some bytes over 127 among them, so that a name is cut where the scan always cut it)
+_WORD = re.compile(b"[" + b"".join(re.escape(bytes([b])) for b in range(256) if chr(b).isalnum() or b == 0x5F)
+                   + b"]*")
 _TOKEN = re.compile(rb"[A-Za-z_][A-Za-z_0-9]*|0[xX][0-9a-fA-F]+|[0-9]+|\S")
 
 

@@ -171,3 +171,22 @@ long scan_calls(const CXCursor *nodes, long n, const struct api *api, const char
 	}
 	return kept;
 }
+
+static int keep_last(CXCursor cursor, CXCursor parent, void *data)
+{
+	CXCursor *last = data;
+
+	(void)parent;
+	*last = cursor;
+	return CHILD_VISIT_CONTINUE;
+}
+
+/* The last child of a cursor (scan_parse.strip's step through an implicit
+ * node, a paren or a cast), without a Python callback per child: writes it
+ * to last and returns whether there is one. */
+int scan_last_child(CXCursor cursor, void *visit_children, CXCursor *last)
+{
+	last->kind = -1;
+	((visit_children_fn)visit_children)(cursor, keep_last, last);
+	return last->kind != -1;
+}

@@ -48,6 +48,8 @@ def _library():
         lib.scan_calls.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long,
                                    ctypes.c_void_p]
         lib.scan_calls.restype = ctypes.c_long
+        lib.scan_last_child.argtypes = [ci.Cursor, ctypes.c_void_p, ctypes.POINTER(ci.Cursor)]
+        lib.scan_last_child.restype = ctypes.c_int
         _lib = lib
         _api[:] = [_api_table(ci)]
     return _lib
@@ -74,6 +76,20 @@ class Nodes:
             c._tu = self.tu
             self._made[i] = c
         return c
+
+
+def last_child(cursor):
+    """The cursor's last child, or None (scan_parse.strip)."""
+    lib = _library()
+    if lib is None:
+        kids = list(cursor.get_children())
+        return kids[-1] if kids else None
+    ci = _cindex()
+    last = ci.Cursor()
+    if not lib.scan_last_child(cursor, ctypes.cast(ci.conf.lib.clang_visitChildren, ctypes.c_void_p), last):
+        return None
+    last._tu = cursor._tu  # as the bindings' get_children gives it
+    return last
 
 
 def walk(cursor, names=None):
