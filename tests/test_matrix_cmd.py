@@ -343,3 +343,23 @@ def test_campaign_deaths_signed_by_frame_are_signed_by_their_reduced_case(tmp_pa
     assert got[0]["frame_signature"] == frame and got[0]["original_case"] == recs[0]["case"]
     assert "%F" in got[0]["case"] and "%n" in got[0]["case"] and got[0]["rule"]["id"] == "stb-no-F"
     assert got[1:] == recs[1:]
+
+
+def test_a_campaign_that_died_on_its_resumed_corpus_is_run_again_fresh(tmp_path):
+    """stb's kept corpus held an input that killed every worker as it was
+    loaded: 0 executions in 20 restarts, so no campaign and nothing for its
+    certification to read; the matrix runs such a campaign again from the
+    seeds (--fresh), and only such a one."""
+    def sub(name, fuzz):
+        d = tmp_path / name
+        d.mkdir()
+        (d / "run.json").write_text(json.dumps({"run_schema": 1, "kind": "fuzz", "parts": [
+            {"kind": "conform", "status": "done"}, dict({"kind": "fuzz", "status": "done"}, **fuzz)]}))
+        return d
+    assert matrix._no_execution_on_resumed_corpus(sub("died", {"executions": 0, "resumed_units": 575,
+                                                               "fresh": False, "restarts": 20}))
+    assert not matrix._no_execution_on_resumed_corpus(sub("ran", {"executions": 12470, "resumed_units": 1128}))
+    assert not matrix._no_execution_on_resumed_corpus(sub("fresh", {"executions": 0, "resumed_units": 0,
+                                                                    "fresh": True}))
+    assert not matrix._no_execution_on_resumed_corpus(sub("seeds", {"executions": 0, "resumed_units": 0}))
+    assert not matrix._no_execution_on_resumed_corpus(tmp_path / "none")

@@ -104,6 +104,17 @@ def _commands(t, args, sub):
                                    "--out", str(sub / "certify")], {}))
 
 
+def _no_execution_on_resumed_corpus(sub):
+    """The campaign just run (the sub-run's last fuzz part) resumed a corpus
+    and made no execution."""
+    try:
+        fuzz = [p for p in Run.open(sub).meta.get("parts", []) if p.get("kind") == "fuzz"]
+    except UsageError:
+        return False
+    return bool(fuzz) and not fuzz[-1].get("fresh") and not fuzz[-1].get("executions") \
+        and bool(fuzz[-1].get("resumed_units"))
+
+
 def _build_dir_of(tool):
     """The build directory (the one holding CMakeCache.txt) a built tool lives in."""
     for d in pathlib.Path(tool).resolve().parents:
@@ -222,6 +233,16 @@ class Matrix:
             rc, cpu = self._child(name, cmd, env, log)
             steps.append({"step": step, "wall_s": round(time.monotonic() - w0, 1), "cpu_s": cpu})
             st["exit"].append(rc)
+            if step == "fuzz" and name not in EXEC_DRIVERS and not self.stopping \
+                    and _no_execution_on_resumed_corpus(sub):
+                # every worker died on loading what earlier campaigns kept (stb: an input that
+                # crashes it on one run of the corpus and not on the run that saved it): the
+                # campaign again from the seeds (--fresh: that corpus moved aside), so that the
+                # implementation has its campaign and certification reads one
+                w0 = time.monotonic()
+                rc, cpu = self._child(name, cmd + ["--fresh"], env, log)
+                steps.append({"step": "fuzz-fresh", "wall_s": round(time.monotonic() - w0, 1), "cpu_s": cpu})
+                st["exit"].append(rc)
             if step == "conform":
                 w0 = time.monotonic()
                 self.promises(t, sub, st)
