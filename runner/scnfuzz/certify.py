@@ -6,7 +6,10 @@ in order: the conformance corpus at every buffer size, the return-value
 suite of its kind, a coverage-guided differential campaign against the
 reference of its dialect. Each phase runs in a supervised driver (per-call
 time and memory limits, a fault budget) and must account for every case it
-planned. Writes certificate.json/.md/.html (and the runner's
+planned. With --target NAME --reuse RUN (`scnfuzz matrix` does so), the
+conformance results and the campaign are read from RUN, the target's own
+scn-conform and fuzz_matrix runs, and only the return-value suite runs here
+(certify_reuse.py). Writes certificate.json/.md/.html (and the runner's
 report.json/.md/.html/junit.xml) into --out.
 Exit: 0 certified, 1 not certified (reasons listed), 2 usage/build/set-up error.
 """
