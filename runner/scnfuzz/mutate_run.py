@@ -217,6 +217,8 @@ class ConformStage:
                 continue
             if "reach" in o:
                 u = (o["file"], o["line"])
+                if u not in self.corpus.lines:
+                    continue  # a unit left out (Subject.unrepeatable): the baseline runs whole files
                 self.cost[u] += int(o.get("us", 0))
                 for m in o["reach"]:
                     self.reach[m].add(u)
