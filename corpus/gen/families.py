@@ -941,7 +941,9 @@ def fam_overflow():
                  ("%.2147483647a", [D(1.0)]), ("%.2147483641a", [D(1.0)]), ("%.2147483647f", [D(1.0)]),
                  ("%.2147483646f", [D(1.0)]), ("%.2147483645f", [D(10.0)]), ("%.2147483645e", [D(10.0)]),
                  ("%.2147483648f", [D(1.0)]), ("%2147483648.1f", [D(1.5)]), ("x%.2147483647f", [D(1.0)]),
-                 ("x%.2147483647a", [D(1.0)]), ("%+.2147483647d", [I(1)]), ("%+.2147483645f", [D(1.0)])]:
+                 ("x%.2147483647a", [D(1.0)]), ("%+.2147483647d", [I(1)]), ("%+.2147483645f", [D(1.0)]),
+                 # a * width of INT_MIN: the '-' flag and a width of 2^31 (C17 7.21.6.1p5), past INT_MAX
+                 ("%*d", [I(-2147483648), I(1)])]:
         out.append(case("overflow", f, a, "std", cite, kernel=False))
     return out
 
@@ -971,6 +973,15 @@ def fam_spec_edges():
             ("positional", "%1$d%2$d%3$d%4$d%5$d%6$d%7$d%8$d%9$d|", [I(i) for i in range(1, 10)], cposn),
             ("positional", "%9$d%8$d%7$d%6$d%5$d%4$d%3$d%2$d%1$d|", [I(i) for i in range(1, 10)], cposn)]:
         out.append(case(cat, f, a, "std", cite))
+    # %n through a wN length: a pointer to intN_t (C23 7.23.6.1p7), each object its own width (a
+    # store of another width writes past it or leaves part of it)
+    cw_n = "C23 7.23.6.1p7 (wN: intN_t), C17 7.21.6.1p8 (n); kernel " + KSTOP
+    for f, nt in [("ab%w8n", "schar"), ("ab%w16n", "short"), ("ab%w32n", "int"), ("ab%w64n", "llong")]:
+        out.append(case("n", f, [("n", nt)], "std", cw_n, kernel=False))
+    # a numbered conversion that fails: the whole call fails, as unnumbered (fam_error)
+    out.append(case("error", "%1$lc|", [("wint", 0x100)], "impl",
+                    "C17 7.21.6.1p8 (l with c: wcrtomb EILSEQ) + 7.21.6.5p3; POSIX fprintf (%n$); C locale: code "
+                    "points > 0x7f are encoding errors (REF-CHOICE)", kernel=False))
     return out
 
 

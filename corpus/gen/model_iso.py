@@ -156,7 +156,9 @@ ARG_OF = {  # (length, signed) -> accepted TYPEs of the promoted argument
 }
 
 N_OF = {"": "int", "hh": "schar", "h": "short", "l": "long", "ll": "llong",
-        "j": "intmax", "z": "size", "t": "ptrdiff"}
+        "j": "intmax", "z": "size", "t": "ptrdiff",
+        # C23 wN: a pointer to intN_t (the exact-width types; wfN's fast types are the implementation's)
+        "w8": "schar", "w16": "short", "w32": "int", "w64": "llong"}
 
 
 class Args:
@@ -494,7 +496,7 @@ def format_iso(fmt: bytes, args, oracle, encoding="C"):
             if huge:
                 raise Undefined("%n after a conversion counted, not built")
             # the count converted to the pointed-to type (hh, h: 6.3.1.3p3, modular)
-            nbits = {"hh": 8, "h": 16, "": 32}.get(L, 64)
+            nbits = {"hh": 8, "h": 16, "": 32, "w8": 8, "w16": 16, "w32": 32}.get(L, 64)
             nvals.append(wrap(len(out), nbits, L != "z"))
         else:
             raise Undefined(c)
