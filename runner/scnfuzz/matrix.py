@@ -532,6 +532,10 @@ def matrix_markdown(model, level=2, run_dir=None):
          "first failure: a result failing a per-size promise does not reach its bytes, which are then "
          "measured on a sample of such results (`scn-conform --case`: the full output against the expectation; "
          "`sampled` in the cell, runner/scnfuzz/matrix_promises.py).", "",
+         "*certification*: `./scnfuzz certify --target NAME --reuse` on the implementation's own conformance "
+         "results and campaign (those scored here, not run a second time), with the return-value suite of its "
+         "kind run in certification's driver (runner/scnfuzz/certify_reuse.py); each implementation's section "
+         "names its certificate and reasons.", "",
          f"{h} Implementations x feature families (bytes right)", "", *family_lines(model), "",
          "A case counts in every family it uses (its conversions, length modifiers, n$ form; kernel: the "
          "kernel dialect's categories); a cell is the bytes promise's share there.", "",
