@@ -286,14 +286,18 @@ class MutationBuild:
         if path.read_bytes() != data:
             path.write_bytes(data)
 
-    def restore_all(self):
-        """Every substituted file back to its original (before a --patch); how many were not."""
+    def restore_all(self, keep=None):
+        """Every substituted file back to its original (before a --patch), but
+        keep (a path left as it is); how many were not."""
         n = 0
+        keep = pathlib.Path(keep).resolve() if keep else None
         for base, top in ((self.pristine / "tree", self.src), (self.pristine / "fetched", self.bdir)):
             if base.is_dir():
                 for p in base.rglob("*"):
                     if p.is_file():
                         dst = top / p.relative_to(base)
+                        if keep and dst.resolve() == keep:
+                            continue
                         if dst.is_file() and dst.read_bytes() != p.read_bytes():
                             dst.write_bytes(p.read_bytes())
                             n += 1

@@ -209,6 +209,9 @@ class Pipeline:
             _say(f"the schema split in {n} parts ({', '.join(str(len(ms)) for ms in parts)} mutants), "
                  f"compiled at once in {', '.join(str(b.bdir) for b in self.builds)}")
         for b, p, ms in zip(self.builds, paths, parts):
+            # another file's schema that an earlier run left in this build (impl/ has many files)
+            # would answer to the same SCN_MUTANT ids: every file but this one back as fetched
+            b.restore_all(keep=p)
             b.substitute(p, schema_source(mutator, self.original, ms, self.bodies))
         for b in self.builds:
             b.jobs = max(1, s.args.jobs // n) if n > 1 else None
