@@ -261,7 +261,12 @@ def test_one_row_for_the_shapes_of_one_bug(scn_conform):
         assert _replay_signatures("curl", case) == ["scn.prefix:curl-L-read-as-double:curl:known-bug"], case
     assert _replay_signatures("curl", '"%+01.*e" int:0 double:0x0p+0') == []
     for case in CURL_STAR_ORDER:
-        assert _replay_signatures("curl", case) == ["differential:curl-posn-star-order:curl~ref:known-bug"], case
+        # the value curl reads out of order is whatever lies in that argument slot, which may
+        # change from call to call: then scn.prefix sees the same bug too (two oracles, one row)
+        sigs = _replay_signatures("curl", case)
+        assert "differential:curl-posn-star-order:curl~ref:known-bug" in sigs, (case, sigs)
+        assert set(sigs) <= {"differential:curl-posn-star-order:curl~ref:known-bug",
+                             "scn.prefix:curl-posn-star-order:curl:known-bug"}, (case, sigs)
     for case in CURL_STAR_RIGHT:
         assert _replay_signatures("curl", case) == [], case
     # curl prints every specification of one n$ argument as the last one naming it (sharedarg)
