@@ -232,6 +232,44 @@ def test_a_sample_is_the_same_draw_for_the_same_seed_and_uniform():
     assert wilson_interval(10, 10)[1] == 1.0 and wilson_interval(0, 10)[0] == 0.0 and wilson_interval(0, 0) is None
 
 
+def test_a_schema_goes_in_with_every_other_file_back_as_fetched(tmp_path, monkeypatch):
+    """impl/ has many files in one mutation build: a schema an earlier run left
+    in another file would answer to the same SCN_MUTANT ids as this one's."""
+    monkeypatch.setattr(mutate_build, "MUTATE_DIR", tmp_path)
+    b = mutate_build.MutationBuild(mutate_build.subject("impl"))
+    a, c = b.src / "impl" / "src" / "a.c", b.src / "impl" / "src" / "c.c"
+    a.parent.mkdir(parents=True)
+    a.write_bytes(b"int a;\n")
+    c.write_bytes(b"int c;\n")
+    b.substitute(a, mutate_build.SCHEMA_MARK + b" a's mutants */\n")  # an earlier run's schema
+    b.substitute(c, mutate_build.SCHEMA_MARK + b" c's mutants */\n")
+    assert b.restore_all(keep=c) == 1
+    assert a.read_bytes() == b"int a;\n" and c.read_bytes().startswith(mutate_build.SCHEMA_MARK)
+    assert b.restore_all() == 1 and c.read_bytes() == b"int c;\n"
+
+
+def test_a_file_compiled_through_a_wrapper_takes_its_command_and_macros(tmp_path, monkeypatch):
+    """newlib compiles vfprintf.c only as svfprintf.c (`#define STRING_ONLY 1`,
+    `#include` it) and svfiprintf.c (INTEGER_ONLY too): the wrapper with the
+    fewest macros gives the command; a file with anything else is no wrapper."""
+    monkeypatch.setattr(mutate_build, "MUTATE_DIR", tmp_path)
+    b = mutate_build.MutationBuild(mutate_build.subject("newlib"))
+    b.bdir.mkdir(parents=True)
+    src = tmp_path / "vfprintf.c"
+    src.write_text("int f;\n")
+    w1, w2, other = tmp_path / "svfiprintf.c", tmp_path / "svfprintf.c", tmp_path / "other.c"
+    w1.write_text(f'#define STRING_ONLY 1\n#define INTEGER_ONLY 1\n#include "{src}"\n')
+    w2.write_text(f'/* gen */\n#define STRING_ONLY 1\n#include "{src}"\n')
+    other.write_text(f'#include "{src}"\nint g;\n')
+    (b.bdir / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(tmp_path), "file": str(f), "arguments": ["cc", "-Iinc", "-c", str(f), "-o", f"{f}.o"]}
+        for f in (other, w1, w2)]))
+    argv, directory = b.compile_command(src)
+    assert argv == ["cc", "-DSTRING_ONLY=1", "-Iinc", "-c", str(src), "-o", f"{w2}.o"] and directory == str(tmp_path)
+    with pytest.raises(UsageError, match="not compiled by the mutation build"):
+        b.compile_command(tmp_path / "nowhere.c")
+
+
 def test_a_diff_that_does_not_apply_names_the_file_and_hunk(tmp_path):
     root = tmp_path / "pkg"
     (root / "src").mkdir(parents=True)
