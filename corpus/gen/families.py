@@ -449,7 +449,7 @@ def fam_n():
         out.append(case("n", "%s%" + L + "n%s", [("str", b"x" * 100), ("n", nt), ("str", b"tail")], "std", cite))
     for f, a, sz in [
         ("%n%n", [("n", "int"), ("n", "int")], None),
-        ("a%nb%nc%n", [("n", "int"), ("n", "long"), ("n", "short")], None),
+        ("a%nb%lnc%hn", [("n", "int"), ("n", "long"), ("n", "short")], None),  # each object its length (p9)
         ("hello%n world", [("n", "int")], [0, 1, 3, 5, 6, 20]),
         ("%d%n%s%n", [I(-12345), ("n", "int"), ("str", b"abcdef"), ("n", "int")], [0, 4, 20]),
         ("%.3s%n", [("str", b"abcdef"), ("n", "int")], None),
@@ -457,7 +457,7 @@ def fam_n():
         ("%e%n", [D(1.0), ("n", "int")], None),
         ("%%%n", [("n", "int")], None),
         ("%300d%n", [I(1), ("n", "int")], [0, 10, 300, 301]),
-        ("\t%n", [("n", "schar")], None),
+        ("\t%hhn", [("n", "schar")], None),  # the object its length (p9)
         ("%200s%200s%hhn", [("str", b"a"), ("str", b"b"), ("n", "schar")], [0]),
     ]:
         kind = "std"
@@ -977,7 +977,7 @@ def fam_spec_edges():
     # store of another width writes past it or leaves part of it)
     cw_n = "C23 7.23.6.1p7 (wN: intN_t), C17 7.21.6.1p8 (n); kernel " + KSTOP
     for f, nt in [("ab%w8n", "schar"), ("ab%w16n", "short"), ("ab%w32n", "int"), ("ab%w64n", "llong")]:
-        out.append(case("n", f, [("n", nt)], "std", cw_n, kernel=False))
+        out.append(case("length.w", f, [("n", nt)], "std", cw_n, kernel=False))
     # a numbered conversion that fails: the whole call fails, as unnumbered (fam_error)
     out.append(case("error", "%1$lc|", [("wint", 0x100)], "impl",
                     "C17 7.21.6.1p8 (l with c: wcrtomb EILSEQ) + 7.21.6.5p3; POSIX fprintf (%n$); C locale: code "
