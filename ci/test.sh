@@ -21,12 +21,16 @@ trap stop_jobs EXIT
 # the mutation builds, a library install) compiles through ccache, whose cache
 # (~/.cache/ccache) outlives the clone like the source cache: a second run on the
 # machine, or a contributor's next run, compiles only what changed. ccache hashes
-# the paths under CCACHE_BASEDIR relative to the compiler's directory, so with the
-# clone as the base and every build inside it (pytest's temporary directories too,
-# --basetemp below) a compile's command is the same from any clone's location and
-# the next run hits the same entries. SCN_NO_CCACHE=1 turns it off (a cold measurement).
+# the paths under CCACHE_BASEDIR relative to the compiler's directory: with the
+# common parent of the clone and pytest's temporary directories there, the next
+# run's builds hit the same entries when the clone is at the same path (the builds
+# tests make reach the sources through a path that names the clone's directory;
+# pytest's temporary directories stay outside the clone, where tests of a command
+# run outside a checkout expect them). SCN_NO_CCACHE=1 turns it off (a cold measurement).
 if [ -z "${SCN_NO_CCACHE:-}" ] && command -v ccache >/dev/null; then
-  export CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+  base=$(/usr/bin/python3 -c 'import os, sys; print(os.path.commonpath(sys.argv[1:]))' "$PWD" "${TMPDIR:-/tmp}")
+  [ "$base" != / ] || base=$PWD  # ccache's manual: never / (system headers' paths would move)
+  export CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR="$base" CCACHE_NOHASHDIR=1
 fi
 
 # The three build directories the tests use, configured side by side (configuring
@@ -74,11 +78,7 @@ export SCN_TEST_CAMPAIGNS="${SCN_TEST_CAMPAIGNS:-short}"
 times=$(mktemp)
 trap 'stop_jobs; rm -f "$ctest_log" "$times"' EXIT
 pytest_rc=0
-# pytest's temporary directories inside the clone (build/pytest, emptied by pytest at
-# its start): the builds tests make there are then compiled with the same relative
-# paths from any clone, so ccache hits them (see above).
-SCN_TEST_TIMES="$times" /usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup --durations=30 \
-    --basetemp "$PWD/build/pytest" tests "$@" ||
+SCN_TEST_TIMES="$times" /usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup --durations=30 tests "$@" ||
     pytest_rc=$?
 /usr/bin/python3 ci/test_times.py "$times" 25 || true
 exit "$pytest_rc"

@@ -170,6 +170,9 @@ void scn_case_watch_calls(volatile uint64_t *since, volatile size_t *size, uint6
  * stored as a wider type: no count printf stores is negative). */
 #define SCN_N_WRITTEN_PAST (-0x7fffffffffffffffLL - 1)
 long long scn_case_n_value(const struct scn_case *c, size_t i);
+/* The i-th (%n) argument's slot made ready for a call, as scn_case_call does
+ * it: for a caller that builds its own argument list from c (certification). */
+void *scn_case_n_slot(struct scn_case *c, size_t i);
 /* Indices of the %n arguments: writes up to max of them to idx, returns the count. */
 size_t scn_case_n_args(const struct scn_case *c, size_t *idx, size_t max);
 

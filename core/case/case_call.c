@@ -142,6 +142,15 @@ static int n_past_is(const struct scn_case *c, size_t i, unsigned char v)
     return 1;
 }
 
+void *scn_case_n_slot(struct scn_case *c, size_t i)
+{
+    /* the object zeroed, the rest of its slot poisoned: a store wider than
+     * the object (a %n falling through to %ln's) writes past it */
+    memset(&c->nslot[i], N_POISON, sizeof c->nslot[i]);
+    memset(&c->nslot[i], 0, n_size(c->args[i].ntype));
+    return &c->nslot[i];
+}
+
 static void mark_n_written_past(struct scn_case *c)
 {
     for (size_t i = 0; i < c->nargs; i++) {
@@ -195,11 +204,7 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
             area[k++] = a->is_null ? 0 : (uint64_t)(uintptr_t)(c->arena + a->off);
             break;
         case SCN_ARG_N:
-            /* the object zeroed, the rest of its slot poisoned: a store wider
-             * than the object (a %n falling through to %ln's) writes past it */
-            memset(&c->nslot[i], N_POISON, sizeof c->nslot[i]);
-            memset(&c->nslot[i], 0, n_size(a->ntype));
-            area[k++] = (uint64_t)(uintptr_t)&c->nslot[i];
+            area[k++] = (uint64_t)(uintptr_t)scn_case_n_slot(c, i);
             break;
         case SCN_ARG_MEM:
             area[k++] = mem_pointer(c, i, &pool_used);

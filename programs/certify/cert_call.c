@@ -47,9 +47,7 @@ static uint64_t arg_word(struct scn_case *c, size_t i, void *const *ptr)
     case SCN_ARG_PTR: return a->is_null ? 0 : a->v.u;
     case SCN_ARG_STR: case SCN_ARG_WSTR: return (uint64_t)(uintptr_t)ptr[i];
     case SCN_ARG_MEM: return a->is_err ? (uint64_t)a->v.i : (uint64_t)(uintptr_t)ptr[i]; /* NULL: ptr[i] 0 */
-    case SCN_ARG_N:
-        memset(&c->nslot[i], 0, sizeof c->nslot[i]);
-        return (uint64_t)(uintptr_t)&c->nslot[i];
+    case SCN_ARG_N: return (uint64_t)(uintptr_t)scn_case_n_slot(c, i);
     default: return (uint64_t)a->v.i; /* the other signed integer types */
     }
 }
