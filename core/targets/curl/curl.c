@@ -23,14 +23,15 @@
 #define SCN_CURL_SONAME "libcurl.so.4"
 
 typedef int (*curl_mvsnprintf_fn)(char *buffer, size_t maxlength, const char *format, va_list args);
+/* the type checked against curl's own declaration, without a reference to the
+ * symbol (an unoptimised build would otherwise need libcurl at link time) */
+_Static_assert(__builtin_types_compatible_p(__typeof__(&curl_mvsnprintf), curl_mvsnprintf_fn),
+               "curl_mvsnprintf's type");
 
 static curl_mvsnprintf_fn curl_entry(void)
 {
     static curl_mvsnprintf_fn fn;
     if (!fn) {
-        /* the type checked against curl's own declaration */
-        curl_mvsnprintf_fn declared = curl_mvsnprintf;
-        (void)declared;
         void *h = dlopen(SCN_CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
         void *sym = h ? dlsym(h, "curl_mvsnprintf") : NULL;
         if (!sym) {
