@@ -987,9 +987,11 @@ def fam_spec_edges():
 
 def all_cases():
     import families_pext  # the kernel's %p extensions; it imports case() and I() from here
+    import families_abi, families_impl, families_round  # issue 23's survivors: each its own module
     for fam in (fam_int, fam_length, fam_char, fam_str, fam_ptr, fam_wide, fam_error, fam_flags,
                 fam_width_prec, fam_percent, fam_positional, fam_n, fam_float, fam_float_g_edges,
                 fam_long_double, fam_inf_nan, fam_float_hard, fam_trunc, fam_kernel, fam_float_l, fam_nan_sign,
-                fam_big_fields) + families_pext.FAMILIES + (fam_kernel_decode_pairs, fam_float_carries, fam_spec_edges):
+                fam_big_fields) + families_pext.FAMILIES + (fam_kernel_decode_pairs, fam_float_carries, fam_spec_edges) + \
+            families_abi.FAMILIES + families_impl.FAMILIES + families_round.FAMILIES:
         for c in fam():
             yield c
