@@ -73,7 +73,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +90,7 @@
 #include "rule_terms.h"
 #include "rootcause.h"
 #include "spec.h"
+#include "supervise.h"
 #include "target.h"
 
 static int fail_only, isolate = 1, mutant_reach, mutant_server;
@@ -612,7 +612,24 @@ static int check_files(double call_limit, int executor)
 }
 
 /* --mutant-server: one mutant per stdin line, each in a child of this process
- * (the counters and the --until-new state are the child's own) */
+ * started and watched by the one supervisor (core/supervise; no deadline:
+ * the mutant's own cases are isolated and timed inside it); the counters and
+ * the --until-new state are the child's own. */
+struct mutant_job { long id; const char *baseline, *file; double call_limit; };
+
+static long run_mutant(void *arg)
+{
+    const struct mutant_job *j = arg;
+    scn_mutant = (int)j->id;
+    if (conform_isolate_init()) return 3;
+    load_baseline(j->baseline);
+    files[0] = j->file;
+    nfiles = 1;
+    int rc = check_files(j->call_limit, 0);
+    fflush(stdout);
+    return rc;
+}
+
 static int serve_mutants(double call_limit)
 {
     char *line = NULL;
@@ -628,26 +645,16 @@ static int serve_mutants(double call_limit)
             return 2;
         }
         *tab1 = *tab2 = 0;
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid < 0) {
+        struct mutant_job job = { id, tab1 + 1, tab2 + 1, call_limit };
+        struct scn_sup_child ch;
+        if (scn_sup_spawn(&ch, NULL, run_mutant, &job)) {
             perror("scn-conform: fork");
             return 3;
         }
-        if (pid == 0) {
-            scn_mutant = (int)id;
-            if (conform_isolate_init()) _exit(3);
-            load_baseline(tab1 + 1);
-            files[0] = tab2 + 1;
-            nfiles = 1;
-            int rc = check_files(call_limit, 0);
-            fflush(stdout);
-            _exit(rc);
-        }
-        int st;
-        while (waitpid(pid, &st, 0) < 0)
-            if (errno != EINTR) return 3;
-        printf("{\"mutant_end\":%ld,\"status\":%d}\n", id, WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st));
+        struct scn_sup_end e;
+        scn_sup_wait(&ch, NULL, &e);
+        int status = e.kind == SCN_SUP_OK ? (int)e.value : e.kind == SCN_SUP_SIGNAL ? -e.code : e.code;
+        printf("{\"mutant_end\":%ld,\"status\":%d}\n", id, status);
         fflush(stdout);
     }
     free(line);
