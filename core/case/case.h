@@ -50,6 +50,16 @@ enum scn_n_type {
     SCN_N_SIZE, SCN_N_PTRDIFF, SCN_N__COUNT
 };
 
+/* The rounding direction a case's call is made under (C17 7.6.3, F.5 and
+ * IEEE 754-2019 5.12.2: binary-to-decimal conversion honours the current
+ * direction; 7.21.6.1p13's correctly rounded digits are rounded in it). Text
+ * form: a token round=upward|downward|towardzero after the arguments; the
+ * default, round to nearest, is not written. */
+enum scn_round {
+    SCN_ROUND_NEAREST = 0, SCN_ROUND_UPWARD, SCN_ROUND_DOWNWARD, SCN_ROUND_TOWARDZERO,
+    SCN_ROUND__COUNT
+};
+
 struct scn_arg {
     unsigned char type;    /* enum scn_arg_type */
     unsigned char ntype;   /* enum scn_n_type (SCN_ARG_N only) */
@@ -72,6 +82,7 @@ struct scn_case {
     size_t nargs;
     size_t nsizes;                    /* 0: the runner chooses */
     size_t arena_used;
+    unsigned char round;              /* enum scn_round: the direction the call is made under */
     struct scn_arg args[SCN_CASE_MAX_ARGS];
     size_t sizes[SCN_CASE_MAX_SIZES];
     /* %n targets of the last call, zeroed before each call (index = argument index). */
@@ -84,6 +95,9 @@ struct scn_case {
 /* Type names as in the text form ("int", "ldouble", "wstr", ...), NULL if out of range. */
 const char *scn_arg_type_name(enum scn_arg_type t);
 const char *scn_n_type_name(enum scn_n_type t);
+/* The text form's name of a direction ("nearest", "upward", "downward",
+ * "towardzero"), NULL if out of range. */
+const char *scn_round_name(enum scn_round r);
 
 /* ---- text form ---- */
 
@@ -155,6 +169,28 @@ int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size)
 /* Same, for a callee that needs a context pointer. */
 typedef int (*scn_vprintf_ctx_fn)(void *ctx, char *buf, size_t size, const char *fmt, va_list ap);
 int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char *buf, size_t size);
+
+/* ---- the rounding direction of a call (case_round.c) ---- */
+
+/* The floating-point environment's rounding direction set for a directed
+ * case and put back after it, as fesetround does on x86-64 but with no libm
+ * (the case model is built against libcs without one): both the SSE control
+ * register MXCSR (RC, bits 13-14: double and float arithmetic) and the x87
+ * control word (RC, bits 10-11: long double arithmetic, glibc's fegetround),
+ * saved whole and restored whole. SCN_ROUND_NEAREST changes nothing: the
+ * call runs in the caller's environment. */
+struct scn_round_saved { unsigned int mxcsr; unsigned short x87; unsigned char set; };
+void scn_round_enter(enum scn_round r, struct scn_round_saved *saved);
+void scn_round_leave(const struct scn_round_saved *saved);
+
+/* scn_case_call_ctx's one hook: when c's direction is not to nearest, *fn
+ * and *ctx become a trampoline (its state in *rc, the caller's) that enters
+ * the direction, calls the original and leaves it; otherwise they are left
+ * alone. A call abandoned by a fault (a siglongjmp out of the callee) cannot
+ * leave: the next call through here puts the environment back first. */
+struct scn_round_call { scn_vprintf_ctx_fn fn; void *ctx; unsigned char round; };
+void scn_case_round_wrap(const struct scn_case *c, struct scn_round_call *rc, scn_vprintf_ctx_fn *fn,
+                         void **ctx);
 
 /* The call watch: with now set (a clock in ns that never reads 0), every
  * scn_case_call_ctx stores the buffer size in *size (if size is not NULL)

@@ -22,6 +22,18 @@ int scn_api_case_init(struct scn_case *c, const char *fmt, size_t n)
     return 0;
 }
 
+int scn_api_case_set_round(struct scn_case *c, int r)
+{
+    if (r < 0 || r >= SCN_ROUND__COUNT) return -1;
+    c->round = (unsigned char)r;
+    return 0;
+}
+
+int scn_api_case_get_round(const struct scn_case *c)
+{
+    return c->round;
+}
+
 static int add_signed(struct scn_case *c, const struct scn_api_arg *a)
 {
     long long v = (long long)a->bits;

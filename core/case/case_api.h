@@ -53,6 +53,10 @@ int scn_api_add_size(struct scn_case *c, uint64_t size);
 /* The parts of a case: its format, argument count, sizes (pointers into c). */
 void scn_api_case_parts(const struct scn_case *c, const char **fmt, size_t *fmt_len, size_t *nargs,
                         const size_t **sizes, size_t *nsizes);
+/* The rounding direction the call is made under (enum scn_round; names from
+ * scn_round_name): set returns 0, or -1 when r is out of range. */
+int scn_api_case_set_round(struct scn_case *c, int r);
+int scn_api_case_get_round(const struct scn_case *c);
 /* The i-th argument (data points into c): 0, or -1 when i is out of range. */
 int scn_api_get_arg(const struct scn_case *c, size_t i, struct scn_api_arg *a);
 

@@ -20,6 +20,7 @@ void scn_case_init(struct scn_case *c, const char *fmt, size_t fmt_len)
     c->fmt[fmt_len] = 0;
     c->fmt_len = fmt_len;
     c->nargs = c->nsizes = c->arena_used = 0;
+    c->round = SCN_ROUND_NEAREST;
 }
 
 static struct scn_arg *new_arg(struct scn_case *c, int type)

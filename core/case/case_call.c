@@ -215,6 +215,8 @@ int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char
     struct sysv_va_tag tag = { 48, 304, area, regs };
     va_list ap;
     memcpy((void *)ap, &tag, sizeof tag);
+    struct scn_round_call round_call; /* the case's rounding direction around fn (case_round.c) */
+    scn_case_round_wrap(c, &round_call, &fn, &ctx);
     int r;
     if (!watch_since) {
         r = fn(ctx, buf, size, c->fmt, ap);

@@ -207,6 +207,10 @@ size_t scn_case_format(const struct scn_case *c, char *out, size_t cap)
         scn_w_ch(&o, ' ');
         put_arg(&o, c, &c->args[i]);
     }
+    if (c->round != SCN_ROUND_NEAREST && scn_round_name(c->round)) {
+        scn_w_str(&o, " round=");
+        scn_w_str(&o, scn_round_name(c->round));
+    }
     if (c->nsizes) {
         scn_w_str(&o, " @");
         for (size_t i = 0; i < c->nsizes; i++) {

@@ -127,9 +127,24 @@ static int parse_arg(const char *text, size_t len, size_t pos, size_t *endpos, s
     return 0;
 }
 
+/* round=DIRECTION (a directed one: to nearest is the default and not written),
+ * the token at text[pos] up to end. */
+static int parse_round(const char *text, size_t pos, size_t end, struct scn_case *c, char *err, size_t errlen)
+{
+    size_t v = pos + 6; /* past "round=" */
+    if (c->round != SCN_ROUND_NEAREST) ERR("col %zu: a second round=", pos + 1);
+    for (int r = SCN_ROUND_NEAREST + 1; r < SCN_ROUND__COUNT; r++)
+        if (strlen(scn_round_name(r)) == end - v && !memcmp(scn_round_name(r), text + v, end - v)) {
+            c->round = (unsigned char)r;
+            return 0;
+        }
+    ERR("col %zu: expected round=upward, round=downward or round=towardzero (to nearest is not written)", v + 1);
+}
+
 int scn_case_parse(const char *text, size_t len, struct scn_case *c, char *err, size_t errlen)
 {
     c->fmt_len = c->nargs = c->nsizes = c->arena_used = 0;
+    c->round = SCN_ROUND_NEAREST;
     c->fmt[0] = 0;
     if (err && errlen) err[0] = 0;
     size_t n = 0;
@@ -168,6 +183,13 @@ int scn_case_parse(const char *text, size_t len, struct scn_case *c, char *err, 
             break;
         }
         size_t e;
+        if (len - pos >= 6 && !memcmp(text + pos, "round=", 6)) { /* after the arguments, before @sizes */
+            e = token_end(text, len, pos);
+            if (parse_round(text, pos, e, c, err, errlen)) return -1;
+            pos = e;
+            continue;
+        }
+        if (c->round != SCN_ROUND_NEAREST) ERR("col %zu: expected @sizes or the end after round=", pos + 1);
         if (parse_arg(text, len, pos, &e, c, err, errlen)) return -1;
         pos = e;
     }

@@ -18,7 +18,9 @@ A case is Case(fmt, args, sizes): fmt bytes (NULs allowed), args a list of
                     or ("err", e) for the error pointer ERR_PTR(e), -4095 <= e <= -1,
                     or ("vaf", fmt bytes) for a struct va_format (%pV) of that
                     format and a va_list of zeros (mem:VAF("..."))
-sizes a list of buffer sizes. Case.parse(text) and Case.text() are
+sizes a list of buffer sizes; round the rounding direction the call is made
+under: "nearest" (the default, not written), "upward", "downward" or
+"towardzero" (names from C's scn_round_name). Case.parse(text) and Case.text() are
 scn_case_parse and scn_case_format; quote/unquote are scn_quoted_format /
 scn_quoted_parse; expected_text/parse_expected are scn_expect_format /
 scn_expect_parse.
@@ -48,6 +50,9 @@ _P, _SZ, _PSZ = ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t
 _SIGNATURES = {  # name: (restype, argtypes)
     "scn_arg_type_name": (ctypes.c_char_p, [ctypes.c_int]),
     "scn_n_type_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "scn_round_name": (ctypes.c_char_p, [ctypes.c_int]),
+    "scn_api_case_set_round": (ctypes.c_int, [_P, ctypes.c_int]),
+    "scn_api_case_get_round": (ctypes.c_int, [_P]),
     "scn_api_case_new": (_P, []),
     "scn_api_case_init": (ctypes.c_int, [_P, ctypes.c_char_p, _SZ]),
     "scn_api_add_arg": (ctypes.c_int, [_P, ctypes.POINTER(_Arg)]),
@@ -79,7 +84,7 @@ def _names(fn):
 
 def lib():
     """The loaded library (loaded, and built if need be, on first use)."""
-    global _lib, TYPES, NTYPES, _TYPE, _NTYPE
+    global _lib, TYPES, NTYPES, _TYPE, _NTYPE, ROUNDS, _ROUND
     if _lib is None:
         with _load_lock:
             if _lib is None:
@@ -94,11 +99,14 @@ def lib():
                 TYPES, NTYPES = _names(so.scn_arg_type_name), _names(so.scn_n_type_name)
                 _TYPE = {t: i for i, t in enumerate(TYPES)}
                 _NTYPE = {t: i for i, t in enumerate(NTYPES)}
+                ROUNDS = _names(so.scn_round_name)
+                _ROUND = {r: i for i, r in enumerate(ROUNDS)}
                 _lib = so
     return _lib
 
 
 TYPES = NTYPES = _TYPE = _NTYPE = None  # the text form's type names, from C on first use
+ROUNDS = _ROUND = None  # its rounding directions' names, likewise
 
 
 class _Handles:
@@ -210,16 +218,20 @@ def _from_c(a):
 
 
 class Case:
-    """fmt (bytes), args [(TYPE, value)] (exact values, see the module), sizes [int]."""
+    """fmt (bytes), args [(TYPE, value)] (exact values, see the module), sizes [int],
+    round: the rounding direction's name ("nearest" unless the case says another)."""
 
-    def __init__(self, fmt, args=(), sizes=()):
+    def __init__(self, fmt, args=(), sizes=(), round="nearest"):
         self.fmt, self.args, self.sizes = bytes(fmt), list(args), list(sizes or ())
+        self.round = round
 
     def __repr__(self):
-        return f"Case({self.fmt!r}, {self.args!r}, {self.sizes!r})"
+        r = "" if self.round == "nearest" else f", round={self.round!r}"
+        return f"Case({self.fmt!r}, {self.args!r}, {self.sizes!r}{r})"
 
     def __eq__(self, other):
-        return isinstance(other, Case) and (self.fmt, self.args, self.sizes) == (other.fmt, other.args, other.sizes)
+        return isinstance(other, Case) and (self.fmt, self.args, self.sizes, self.round) == \
+            (other.fmt, other.args, other.sizes, other.round)
 
     @classmethod
     def parse(cls, text):
@@ -234,7 +246,7 @@ class Case:
             L.scn_api_get_arg(h.case, i, a)
             args.append(_from_c(a))
         sz = list((ctypes.c_size_t * nsizes.value).from_address(sizes.value)) if nsizes.value else []
-        return cls(ctypes.string_at(fmt.value, flen.value), args, sz)
+        return cls(ctypes.string_at(fmt.value, flen.value), args, sz, ROUNDS[L.scn_api_case_get_round(h.case)])
 
     def text(self):
         """scn_case_format of the case built from its values; ValueError when a
@@ -249,10 +261,13 @@ class Case:
         for s in self.sizes:
             if not 0 <= s <= _MASK64 or L.scn_api_add_size(h.case, s):
                 raise ValueError(f"buffer size {s!r}: not a size_t, or too many sizes")
+        if self.round not in _ROUND:
+            raise ValueError(f"unknown rounding direction {self.round!r} (one of {' '.join(ROUNDS)})")
+        L.scn_api_case_set_round(h.case, _ROUND[self.round])
         return _written(L.scn_case_format, h.case)
 
     def copy(self):
-        return Case(self.fmt, self.args, self.sizes)
+        return Case(self.fmt, self.args, self.sizes, self.round)
 
 
 def _parsed(text):
