@@ -248,6 +248,118 @@ def test_a_schema_goes_in_with_every_other_file_back_as_fetched(tmp_path, monkey
     assert b.restore_all() == 1 and c.read_bytes() == b"int c;\n"
 
 
+SECOND = b"""int g(int a)
+{
+    return a > 5 ? a - 5 : 0;
+}
+"""
+TWO_DRIVER = r"""#include <stdio.h>
+#include <stdlib.h>
+#include "mutant_switch.h"
+int f(int a);
+int g(int a);
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int ids[128];
+        int a = atoi(argv[i]);
+        printf("%d %d:", f(a), g(a));
+        size_t n = scn_mutant_reached(ids, 128);
+        for (size_t k = 0; k < n && k < 128; k++) printf(" %d", ids[k]);
+        printf("\n");
+    }
+    return 0;
+}
+"""
+
+
+def _impl_build_with(tmp_path, monkeypatch, files, compiled):
+    """A mutation build of impl under tmp_path whose tree holds files
+    ({name: content} in impl/src/) and whose compile_commands.json lists
+    the `compiled` ones."""
+    monkeypatch.setattr(mutate_build, "MUTATE_DIR", tmp_path)
+    b = mutate_build.MutationBuild(mutate_build.subject("impl"))
+    d = b.src / "impl" / "src"
+    d.mkdir(parents=True)
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+    b.bdir.mkdir(parents=True)
+    (b.bdir / "compile_commands.json").write_text(json.dumps([
+        {"directory": str(b.bdir), "file": str(d / n), "arguments": ["cc", "-std=gnu11", "-c", str(d / n)]}
+        for n in compiled]))
+    return b, d
+
+
+def test_file_a_directory_is_every_c_file_the_build_compiles_in_order_each_once(tmp_path, monkeypatch):
+    b, d = _impl_build_with(tmp_path, monkeypatch, {"b.c": SECOND, "a.c": SMALL, "only_included.c": b"int x;\n",
+                                                    "h.h": b"int h;\n"}, ["b.c", "a.c"])
+    assert mutate.source_paths(b, ["impl/src"], "x") == [d / "a.c", d / "b.c"]
+    assert mutate.source_paths(b, ["impl/src/b.c", "impl/src"], "x") == [d / "b.c", d / "a.c"]
+    assert mutate.source_paths(b, None, "impl/src/b.c") == [d / "b.c"]
+    (d / "empty").mkdir()
+    with pytest.raises(UsageError, match="no .c file under it"):
+        mutate.source_paths(b, ["impl/src/empty"], "x")
+
+
+def test_several_files_are_one_schema_build_numbered_across_them(tmp_path, monkeypatch):
+    """--file impl/src: the mutants of every file in one numbering, each file's
+    schema holding its own, compiled together; SCN_MUTANT=N runs the one
+    mutant N of one file; -1 notes the points reached in both; another
+    file's schema left by an earlier run goes back as fetched; the report
+    counts per file and per function."""
+    import types
+    from scnfuzz import mutate_report
+    from scnfuzz.mutate_pipeline import Pipeline
+    left = mutate_build.SCHEMA_MARK + b" an earlier run's */\nint c;\n"
+    b, d = _impl_build_with(tmp_path, monkeypatch, {"a.c": SMALL, "b.c": SECOND, "c.c": b"int c;\n"},
+                            ["a.c", "b.c", "c.c"])
+    b.original(d / "c.c")
+    b.substitute(d / "c.c", left)
+    units = [mutate.SourceUnit(d / n, f"impl/src/{n}", (d / n).read_bytes(), {}) for n in ("a.c", "b.c")]
+    per = [(u, mutator.generate(str(u.path), ["-std=gnu11"])) for u in units]
+    ms = mutate.number_across(per)
+    na, nb = len(per[0][1]), len(per[1][1])
+    assert na > 3 and nb > 3 and [m.id for m in ms] == list(range(1, na + nb + 1))
+    assert {m.file for m in ms[:na]} == {"impl/src/a.c"} and {m.file for m in ms[na:]} == {"impl/src/b.c"}
+    built = []
+    monkeypatch.setattr(b, "build", lambda: built.append(1))
+    s = types.SimpleNamespace(args=types.SimpleNamespace(jobs=1), build=b, interrupted=False)
+    pipe = Pipeline(s, units, ms)
+    pipe._build_schema(ms)
+    assert built == [1] and (d / "c.c").read_bytes() == b"int c;\n"
+    for u in units:
+        assert u.path.read_bytes().startswith(mutate_build.SCHEMA_MARK)
+    (d / "driver.c").write_text(TWO_DRIVER)
+    exe = tmp_path / "two"
+    subprocess.run([_cc(), "-O1", "-I", str(REPO / "core" / "targets"), str(d / "a.c"), str(d / "b.c"),
+                    str(d / "driver.c"), str(REPO / "core" / "targets" / "mutant_switch.c"), "-o", str(exe)],
+                   check=True)
+
+    def outs(mutant, *inputs):
+        r = _run(exe, mutant, *inputs)
+        assert r.returncode == 0, r.stderr
+        return [(tuple(map(int, l.split(":")[0].split())), set(map(int, l.split(":")[1].split())))
+                for l in r.stdout.splitlines()]
+    inputs = [0, 2, 3, 7, 9]
+    original = [(a + 1 if a < 3 else a * 2, a - 5 if a > 5 else 0) for a in inputs]
+    assert [v for v, _ in outs(0, *inputs)] == original
+    minus = [m for m in ms if m.file == "impl/src/b.c" and m.before == "-" and m.after == "+"]
+    assert len(minus) == 1 and minus[0].id > na
+    got = [v for v, _ in outs(minus[0].id, *inputs)]
+    assert [x for x, _ in got] == [x for x, _ in original] and got != original  # g changed, f did not
+    reached = set().union(*(r for _, r in outs(-1, *inputs)))
+    assert reached & set(range(1, na + 1)) and reached & set(range(na + 1, na + nb + 1))
+    assert reached <= {m.id for m in ms}
+    pipe.status = {m.id: ("equivalent", "x") for m in ms}
+    model = mutate_report.model(mutate_build.subject("impl"), units, b.src, ms, pipe.status, {}, None, {},
+                                types.SimpleNamespace(file=["impl/src"], function=None, time=1, jobs=1), False, 1.0)
+    assert model["file"] == "impl/src" and [f["file"] for f in model["files"]] == ["impl/src/a.c", "impl/src/b.c"]
+    assert [f["mutants"] for f in model["files"]] == [na, nb]
+    assert [(f["file"], f["function"]) for f in model["functions"]] == [("impl/src/a.c", "f"), ("impl/src/b.c", "g")]
+    page = mutate_report.annotated_html(model, {u.rel: u.original for u in units})
+    assert 'id="impl/src/b.c:L3"' in page and mutate_report.markdown(model).count("| `impl/src/") == 4
+
+
 def test_a_file_compiled_through_a_wrapper_takes_its_command_and_macros(tmp_path, monkeypatch):
     """newlib compiles vfprintf.c only as svfprintf.c (`#define STRING_ONLY 1`,
     `#include` it) and svfiprintf.c (INTEGER_ONLY too): the wrapper with the

@@ -1,7 +1,7 @@
 """`scnfuzz mutate`: mutation analysis of a target's printf source as the build
 fetched it, and re-introduced bugs (--patch) through the same pipeline.
 
-  ./scnfuzz mutate --target musl [--file src/stdio/vfprintf.c] [--function F]
+  ./scnfuzz mutate --target musl [--file src/stdio/vfprintf.c]... [--function F]
                    [--jobs N] [--time S] [--json] [--out DIR]
   ./scnfuzz mutate --target musl --patch FILE.diff [--time S] [--json]
 
@@ -67,8 +67,11 @@ def add_parser(sub, epilog):
         "stops and still writes the report of what was done.", epilog=epilog)
     p.add_argument("--target", required=True, metavar="NAME",
                    help=f"the subject: {', '.join(mb.SUBJECTS)} (ref: impl)")
-    p.add_argument("--file", metavar="PATH", help="the file to mutate, relative to the source package's root "
-                   "(default: musl src/stdio/vfprintf.c, kernel lib/vsprintf.c, impl impl/src/printf.c, ...)")
+    p.add_argument("--file", action="append", metavar="PATH", help="the file to mutate, relative to the source "
+                   "package's root (default: musl src/stdio/vfprintf.c, kernel lib/vsprintf.c, impl "
+                   "impl/src/printf.c, ...), or a directory: every .c file in it that the build compiles. "
+                   "Repeatable: the mutants of all the files in one schema build, numbered across the files in "
+                   "order, the report per file and per function, --sample drawn over them all")
     p.add_argument("--function", action="append", metavar="F", help="only the mutants of this function "
                    "(repeatable)")
     p.add_argument("--jobs", type=jobs, default=2, metavar="N", help="mutants checked at once (default 2)")
@@ -80,8 +83,8 @@ def add_parser(sub, epilog):
                    "result of --patch, or the mutation run's counts)")
     p.add_argument("--out", metavar="DIR", help="the run directory (default reports/<UTC stamp>-mutate/)")
     p.add_argument("--mutant", action="append", type=_id_range, metavar="ID[-ID]",
-                   help="only these mutants (their ids in the file's numbering, as report.json gives them; "
-                   "repeatable)")
+                   help="only these mutants (their ids in the run's numbering, across its files in order, as "
+                   "report.json gives them; repeatable)")
     p.add_argument("--sample", type=_positive, metavar="N", help="N of the mutants drawn uniformly at random "
                    "(after --function and --mutant; the same N for the same --seed and source): the report gives the "
                    "score with its 95%% confidence interval")
@@ -357,20 +360,83 @@ def function_bodies(path, flags):
     return out
 
 
+@dataclasses.dataclass
+class SourceUnit:
+    """One file under mutation: its path in the mutation build, its path
+    relative to the source root (the tables' and the report's), its content as
+    fetched, and its functions' body offsets (function_bodies)."""
+    path: object
+    rel: str
+    original: bytes
+    bodies: dict
+
+
+def source_paths(b, specs, default):
+    """The files --file names, in order, each once: a file as it is; a
+    directory, every .c file under it that the mutation build compiles (a .c
+    file only #included by another is not mutated on its own), sorted."""
+    root = b.source_root().resolve()
+    out = []
+    for spec in specs or [default]:
+        d = (root / spec).resolve()
+        if d.is_dir():
+            found = []
+            for p in sorted(d.rglob("*.c")):
+                if p.name.startswith(".scnfuzz-"):
+                    continue
+                try:
+                    b.compile_command(p)
+                except UsageError:
+                    continue
+                found.append(p.resolve())
+            if not found:
+                raise UsageError(f"--file {spec}: no .c file under it is compiled by the mutation build of "
+                                 f"{b.subject.name}")
+        else:
+            found = [b.source_file(spec)]
+        out += [p for p in found if p not in out]
+    return out
+
+
+def _relative(path, root):
+    return path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
+
+
+def number_across(per_file):
+    """[(unit, its mutants numbered 1..n)] -> one list, numbered 1..N across
+    the files in order, each mutant's file its unit's rel: one schema build
+    holds them all, and SCN_MUTANT must name one mutant of one file."""
+    out = []
+    for u, ms in per_file:
+        out += [dataclasses.replace(m, id=len(out) + i, file=u.rel) for i, m in enumerate(ms, 1)]
+    return out
+
+
 def run_mutants(args):
     with Session(args) as s:
         b = s.build
         t = time.monotonic()
         b.prepare()
-        path = b.source_file(args.file or s.subject.default_file)
         root = b.source_root().resolve()
-        rel = path.relative_to(root).as_posix() if path.is_relative_to(root) else str(path)
-        original = b.original(path)
+        paths = source_paths(b, args.file, s.subject.default_file)
+        units = [SourceUnit(p, _relative(p, root), b.original(p), {}) for p in paths]
         build_s = time.monotonic() - t
-        mutants, bodies = _generate(b, path, rel, original, args.function)
+        per_file = []
+        for u in units:
+            ms, u.bodies = _generate(b, u.path, u.rel, u.original, args.function, quiet=len(units) > 1)
+            per_file.append((u, ms))
+        mutants = number_across(per_file)
+        if not mutants:
+            raise UsageError(f"--function {', '.join(args.function or ())}: no mutant in "
+                             f"{', '.join(u.rel for u in units)} (no such function, or nothing to mutate in it)")
+        if len(mutants) >= 65535:
+            raise SetupError(f"{len(mutants)} mutants, more than the switch takes (65535): fewer files")
+        if len(units) > 1:
+            _say(f"{len(mutants):,} mutants in {len(units)} files, numbered across them in order: "
+                 + ", ".join(f"{u.rel} {sum(m.file == u.rel for m in mutants)}" for u in units))
         mutants, pool = select(mutants, args.mutant, args.sample, args.seed)
         if not mutants:
-            raise UsageError(f"--mutant: no mutant of {rel} has those ids")
+            raise UsageError("--mutant: no mutant of the run has those ids")
         args.sampled = ({"n": len(mutants), "of": pool, "seed": args.seed}
                         if args.sample is not None and args.sample < pool else None)
         if args.sampled:
@@ -378,7 +444,7 @@ def run_mutants(args):
         s.check_stop()  # (no run directory yet: nothing to report)
         run = Run.create("mutate", args.out)
         from .mutate_pipeline import Pipeline, _dur
-        pipe = Pipeline(s, path, rel, original, mutants, bodies)
+        pipe = Pipeline(s, units, mutants)
         pipe.phases["build_s"] = build_s
         try:
             pipe.run()
@@ -388,17 +454,20 @@ def run_mutants(args):
         from .mutate_pipeline import cpu_seconds
         pipe.phases["cpu_s"] = cpu_seconds()  # the whole run's, user + system, its processes' included
         pipe.prog.done(f"{'interrupted' if s.interrupted else 'done'} after {_dur(time.monotonic() - s.t0)}")
-        model = mutate_report.model(s.subject, rel, root, mutants, pipe.status, pipe.outcomes, original, pipe.cs,
+        model = mutate_report.model(s.subject, units, root, mutants, pipe.status, pipe.outcomes, pipe.cs,
                                     pipe.phases, args, s.interrupted, time.monotonic() - s.t0, pipe.tce_scope)
-        mutate_report.write(run, model, original)
+        mutate_report.write(run, model, {u.rel: u.original for u in units})
         print(mutate_report.summary_text(model, run.path))
         if args.json:
             print(json.dumps(mutate_report.json_line(model, run.path)))
         return 130 if s.interrupted else 0
 
 
-def _generate(b, path, rel, original, functions):
-    """The mutants, parsed from the original beside the file (its relative includes)."""
+def _generate(b, path, rel, original, functions, quiet=False):
+    """The mutants, parsed from the original beside the file (its relative
+    includes), and its function bodies. quiet: a file with nothing to mutate
+    (or no such function) gives no mutant instead of an error (one of several
+    files)."""
     from . import mutator
     flags = b.compile_args(path)
     parse_at = path
@@ -411,11 +480,11 @@ def _generate(b, path, rel, original, functions):
     finally:
         if parse_at != path:
             parse_at.unlink()
+    if quiet:
+        return mutants, bodies
     if functions and not mutants:
         raise UsageError(f"--function {', '.join(functions)}: no mutant in {rel} (no such function, or nothing "
                          f"to mutate in it)")
     if not mutants:
         raise UsageError(f"{rel}: the mutator found nothing to mutate")
-    if len(mutants) >= 65535:
-        raise SetupError(f"{rel}: {len(mutants)} mutants, more than the switch takes (65535)")
     return mutants, bodies

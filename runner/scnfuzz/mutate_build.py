@@ -288,15 +288,16 @@ class MutationBuild:
 
     def restore_all(self, keep=None):
         """Every substituted file back to its original (before a --patch), but
-        keep (a path left as it is); how many were not."""
+        keep (a path, or a list of paths, left as they are); how many were not."""
         n = 0
-        keep = pathlib.Path(keep).resolve() if keep else None
+        keep = [keep] if isinstance(keep, (str, os.PathLike)) else keep or []
+        keep = {pathlib.Path(k).resolve() for k in keep}
         for base, top in ((self.pristine / "tree", self.src), (self.pristine / "fetched", self.bdir)):
             if base.is_dir():
                 for p in base.rglob("*"):
                     if p.is_file():
                         dst = top / p.relative_to(base)
-                        if keep and dst.resolve() == keep:
+                        if keep and dst.resolve() in keep:
                             continue
                         if dst.is_file() and dst.read_bytes() != p.read_bytes():
                             dst.write_bytes(p.read_bytes())

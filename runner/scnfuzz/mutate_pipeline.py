@@ -1,4 +1,4 @@
-"""The mutants of one file through the stages of mutate_run.py, cheapest
+"""The mutants of one file or several through the stages of mutate_run.py, cheapest
 first, jobs at a time, with a progress line (done/total, killed, survived,
 ETA) every second; `scnfuzz mutate` (mutate.py) runs it and reports on it."""
 import collections
@@ -98,7 +98,9 @@ def _guarded(fn, it, stopper):
 
 
 class Pipeline:
-    """The mutants of one file through the stages, cheapest first:
+    """The mutants of one file or several (units: mutate.SourceUnit, each
+    mutant's .file its unit's rel, ids unique across the files) through the
+    stages, cheapest first:
       1. the unreachable table's mutants and the equivalents declared by
          hand (mutate_equivalent.tsv) set apart: neither compiled nor run;
       2. the others compiled at once as a schema (split across --jobs
@@ -113,9 +115,9 @@ class Pipeline:
     A schema that does not compile (a mutant the compiler refuses) makes TCE
     run on every mutant first, and the stillborn ones are left out of it."""
 
-    def __init__(self, s, path, rel, original, mutants, bodies=None):
-        self.s, self.path, self.rel, self.original, self.mutants = s, path, rel, original, mutants
-        self.bodies = bodies
+    def __init__(self, s, units, mutants):
+        self.s, self.units, self.mutants = s, units, mutants
+        self.unit = {u.rel: u for u in units}
         self.status = {m.id: ("not-run", "") for m in mutants}  # the verdict of those without an outcome
         self.outcomes = {}
         self.cs = None      # the conformance stage of the first part (its baseline: the report's)
@@ -128,16 +130,17 @@ class Pipeline:
 
     def run(self):
         s = self.s
-        rows, declared = load_unreachable(s.subject.name, self.rel), load_equivalent(s.subject.name, self.rel)
+        rows = {u.rel: load_unreachable(s.subject.name, u.rel) for u in self.units}
+        declared = {u.rel: load_equivalent(s.subject.name, u.rel) for u in self.units}
         cand = []
         for m in self.mutants:
-            why = _unreachable_reason(m, rows)
-            same = None if why else _equivalent_reason(m, declared)
+            why = _unreachable_reason(m, rows[m.file])
+            same = None if why else _equivalent_reason(m, declared[m.file])
             self.status[m.id] = (("unreachable", why) if why else
                                  ("equivalent", f"declared (mutate_equivalent.tsv): {same}") if same else ("live", ""))
             if not why and not same:
                 cand.append(m)
-        _say(f"{len(self.mutants)} mutants of {self.rel}: {sum(st == 'unreachable' for st, _ in self.status.values())} "
+        _say(f"{len(self.mutants)} mutants of {', '.join(u.rel for u in self.units)}: {sum(st == 'unreachable' for st, _ in self.status.values())} "
              f"unreachable (mutate_unreachable.tsv), {sum(st == 'equivalent' for st, _ in self.status.values())} "
              f"declared equivalent (mutate_equivalent.tsv), neither compiled nor run; the schema of the "
              f"{len(cand)} others")
@@ -197,22 +200,27 @@ class Pipeline:
         n = len(parts)
         self.builds = [s.build.part(k) for k in range(n)]
         self.part_of = {m.id: k for k, ms in enumerate(parts) for m in ms}
-        paths = [self.path]
+        paths = [[u.path for u in self.units]]
         for b in self.builds[1:]:
             b.prepare()
-            p = b.source_file(self.rel)
-            if b.original(p) != self.original:
-                raise SetupError(f"{b.base}: its {self.rel} as fetched differs from {s.build.base}'s: remove "
-                                 f"{b.base} and run again")
-            paths.append(p)
+            paths.append([])
+            for u in self.units:
+                p = b.source_file(u.rel)
+                if b.original(p) != u.original:
+                    raise SetupError(f"{b.base}: its {u.rel} as fetched differs from {s.build.base}'s: remove "
+                                     f"{b.base} and run again")
+                paths[-1].append(p)
         if n > 1:
             _say(f"the schema split in {n} parts ({', '.join(str(len(ms)) for ms in parts)} mutants), "
                  f"compiled at once in {', '.join(str(b.bdir) for b in self.builds)}")
-        for b, p, ms in zip(self.builds, paths, parts):
+        for b, ps, ms in zip(self.builds, paths, parts):
             # another file's schema that an earlier run left in this build (impl/ has many files)
-            # would answer to the same SCN_MUTANT ids: every file but this one back as fetched
-            b.restore_all(keep=p)
-            b.substitute(p, schema_source(mutator, self.original, ms, self.bodies))
+            # would answer to the same SCN_MUTANT ids: every file but this run's back as fetched,
+            # and a file of the run without a mutant in this part as fetched too
+            b.restore_all(keep=ps)
+            for u, p in zip(self.units, ps):
+                mine = [m for m in ms if m.file == u.rel]
+                b.substitute(p, schema_source(mutator, u.original, mine, u.bodies) if mine else None)
         for b in self.builds:
             b.jobs = max(1, s.args.jobs // n) if n > 1 else None
         _each([b.build for b in self.builds])
@@ -222,17 +230,24 @@ class Pipeline:
         s, b = self.s, self.s.build
         t = time.monotonic()
         self.tce_scope = scope
-        argv, _ = b.compile_command(self.path)
-        at = self.path.with_name(f".scnfuzz-tce-{self.path.name}")
-        at.write_bytes(self.original)
-        try:
-            verdict = tce.classify(str(at), self.original, ms, argv, jobs=s.args.jobs,
-                                   progress=lambda done, total: self.prog.update(
-                                       f"trivial compiler equivalence {done}/{total}", frac=done / max(1, total)))
-        finally:
-            at.unlink()
-        for m in ms:
-            self.status[m.id] = verdict.get(m.id, ("live", ""))
+        done_before = [0]
+        for u in self.units:  # each file against its own original, with its own command
+            mine = [m for m in ms if m.file == u.rel]
+            if not mine:
+                continue
+            argv, _ = b.compile_command(u.path)
+            at = u.path.with_name(f".scnfuzz-tce-{u.path.name}")
+            at.write_bytes(u.original)
+            try:
+                verdict = tce.classify(str(at), u.original, mine, argv, jobs=s.args.jobs,
+                                       progress=lambda done, total: self.prog.update(
+                                           f"trivial compiler equivalence {done_before[0] + done}/{len(ms)}",
+                                           frac=(done_before[0] + done) / max(1, len(ms))))
+            finally:
+                at.unlink()
+            done_before[0] += len(mine)
+            for m in mine:
+                self.status[m.id] = verdict.get(m.id, ("live", ""))
         counts = collections.Counter(self.status[m.id][0] for m in ms)
         _say(f"TCE on {len(ms)} ({scope}): " + ", ".join(f"{counts[k]} {k}" for k in
                                                           ("live", "equivalent", "duplicate", "stillborn")))

@@ -43,13 +43,29 @@ def _counts(rows):
     return c
 
 
-def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, args, interrupted, seconds,
-          tce_scope=None):
+def _by_function(rows):
+    """Per function (of each file, in the files' order, then by first line): counts and score."""
+    funcs = {}
+    for r in rows:
+        funcs.setdefault((r["file"], r["function"]), []).append(r)
+    order = {}
+    for r in rows:
+        order.setdefault(r["file"], len(order))
+    out = []
+    for (f, fn), rs in sorted(funcs.items(), key=lambda kv: (order[kv[0][0]], min(r["line"] for r in kv[1]))):
+        c = _counts(rs)
+        out.append({"file": f, "function": fn, "first_line": min(r["line"] for r in rs), "mutants": len(rs), **c,
+                    "score": _score(c)})
+    return out
+
+
+def model(subject, units, root, mutants, status, outcomes, cs, phases, args, interrupted, seconds, tce_scope=None):
+    """units: the files of the run (mutate.SourceUnit, in order); each mutant's .file is its unit's rel."""
     rows = []
     for m in mutants:
         st, detail = status[m.id]
-        r = {"id": m.id, "line": m.line, "col": m.col, "function": m.function, "operator": m.operator,
-             "before": m.before, "after": m.after}
+        r = {"id": m.id, "file": m.file, "line": m.line, "col": m.col, "function": m.function,
+             "operator": m.operator, "before": m.before, "after": m.after}
         if st == "live":
             o = outcomes.get(m)
             if o is None:
@@ -70,16 +86,14 @@ def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, a
     totals["survived_unreached"] = sum(1 for r in rows if r["status"] == "survived" and r.get("reached_by") == 0)
     totals["declared_equivalent"] = sum(1 for r in rows if r["status"] == "equivalent"
                                         and (r.get("detail") or "").startswith("declared"))
-    funcs = {}
-    for r in rows:
-        funcs.setdefault(r["function"], []).append(r)
-    functions = []
-    for fn, rs in sorted(funcs.items(), key=lambda kv: min(r["line"] for r in kv[1])):
-        c = _counts(rs)
-        functions.append({"function": fn, "first_line": min(r["line"] for r in rs), "mutants": len(rs), **c,
-                          "score": _score(c)})
+    files = []
+    for u in units:
+        c = _counts(r for r in rows if r["file"] == u.rel)
+        files.append({"file": u.rel, "mutants": sum(c.values()), **c, "score": _score(c)})
+    specs = getattr(args, "file", None) or [u.rel for u in units]
     return {
-        "kind": "mutate", "mutate_schema": MUTATE_SCHEMA, "subject": subject.name, "file": rel,
+        "kind": "mutate", "mutate_schema": MUTATE_SCHEMA, "subject": subject.name,
+        "file": units[0].rel if len(units) == 1 else " ".join(specs),
         "source_root": str(root), "functions_selected": args.function, "time_s": args.time, "jobs": args.jobs,
         "finished": utc_iso(), "seconds": round(seconds, 1), "interrupted": interrupted,
         "phases_s": {k: round(v, 1) for k, v in phases.items()}, "tce_on": tce_scope,
@@ -89,17 +103,18 @@ def model(subject, rel, root, mutants, status, outcomes, original, cs, phases, a
         "score_ci95": (wilson_interval(totals["killed"], totals["killed"] + totals["survived"])
                        if getattr(args, "sampled", None) else None),
         "totals": totals, "score": _score(totals),
-        "files": [{"file": rel, "mutants": len(rows), **{k: totals[k] for k in STATUSES}, "score": _score(totals)}],
-        "functions": functions,
-        "survivors": [{k: r.get(k) for k in ("id", "line", "col", "function", "operator", "before", "after",
+        "files": files,
+        "functions": _by_function(rows),
+        "survivors": [{k: r.get(k) for k in ("id", "file", "line", "col", "function", "operator", "before", "after",
                                              "reached_by", "detail")} for r in rows if r["status"] == "survived"],
         "mutants": rows,
     }
 
 
-def write(run, model, original):
+def write(run, model, originals):
+    """originals: {file: its content as fetched} of the run's files."""
     rows = model["mutants"]
-    kills = "".join(json.dumps({"mutant": r["id"], "line": r["line"], "stage": r.get("stage"),
+    kills = "".join(json.dumps({"mutant": r["id"], "file": r["file"], "line": r["line"], "stage": r.get("stage"),
                                 "signature": r.get("signature"), "record": r["record"]}) + "\n"
                     for r in rows if r.get("record"))
     for r in rows:
@@ -107,7 +122,7 @@ def write(run, model, original):
     write_atomic(run.path / "kills.jsonl", kills)
     write_atomic(run.path / "report.json", json.dumps(model, indent=1) + "\n")
     write_atomic(run.path / "report.md", markdown(model))
-    write_atomic(run.path / "annotated.html", annotated_html(model, original))
+    write_atomic(run.path / "annotated.html", annotated_html(model, originals))
     run.add_part({"kind": "mutate", "status": "interrupted" if model["interrupted"] else "done",
                   "subject": model["subject"], "file": model["file"], "duration_s": model["seconds"],
                   "finished": model["finished"]})
@@ -153,15 +168,26 @@ def markdown(m):
             + (f", run on {m['tce_on']}" if m.get("tce_on") else "") + f", or shown by hand "
             f"(`runner/scnfuzz/mutate_equivalent.tsv`: {t.get('declared_equivalent', 0):,} here). Unreachable: "
             "`runner/scnfuzz/mutate_unreachable.tsv`. The tables' mutants are neither compiled nor run. The score "
-            "leaves those out.", "",
-            "## By function", "", "| function | line | mutants | killed | survived | score |", "|---|---:|---:|---:|---:|---:|"]
+            "leaves those out.", ""]
+    several = len(m["files"]) > 1
+    if several:
+        out += ["## By file", "", "| file | mutants | killed | survived | equivalent | duplicate | unreachable | score |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for f in m["files"]:
+            out.append(f"| `{f['file']}` | {f['mutants']} | {f['killed']} | {f['survived']} | {f['equivalent']} | "
+                       f"{f['duplicate']} | {f['unreachable']} | {_pct(f['score'])} |")
+        out.append("")
+    fcol = lambda r: f"`{r['file']}` | " if several else ""  # noqa: E731
+    out += ["## By function", "", "| " + ("file | " if several else "") + "function | line | mutants | killed | "
+            "survived | score |", "|" + ("---|" if several else "") + "---|---:|---:|---:|---:|---:|"]
     for f in m["functions"]:
-        out.append(f"| `{f['function']}` | {f['first_line']} | {f['mutants']} | {f['killed']} | {f['survived']} "
-                   f"| {_pct(f['score'])} |")
+        out.append(f"| {fcol(f)}`{f['function']}` | {f['first_line']} | {f['mutants']} | {f['killed']} | "
+                   f"{f['survived']} | {_pct(f['score'])} |")
     out += ["", f"## Survivors ({len(m['survivors'])})", "",
-            "| id | line | function | operator | edit | reached by | note |", "|---:|---:|---|---|---|---:|---|"]
+            "| id | " + ("file | " if several else "") + "line | function | operator | edit | reached by | note |",
+            "|---:|" + ("---|" if several else "") + "---:|---|---|---|---:|---|"]
     for r in m["survivors"]:
-        out.append(f"| {r['id']} | {r['line']} | `{r['function']}` | {r['operator']} | {_code(r['before'])} -> "
+        out.append(f"| {r['id']} | {fcol(r)}{r['line']} | `{r['function']}` | {r['operator']} | {_code(r['before'])} -> "
                    f"{_code(r['after'])} | {r.get('reached_by') if r.get('reached_by') is not None else '-'} | "
                    f"{(r.get('detail') or '').replace('|', '/')} |")
     sigs = {}
@@ -184,10 +210,8 @@ span.k{color:#080}span.s{color:#c00;font-weight:bold}span.o{color:#777}span.e{co
 _KIND = {"killed": "k", "survived": "s", "error": "e", "not-run": "e"}
 
 
-def annotated_html(m, original):
-    by_line = {}
-    for r in m["mutants"]:
-        by_line.setdefault(r["line"], []).append(r)
+def annotated_html(m, originals):
+    """originals: {file: content}; each file of the run a table of its own, in the run's order."""
     t = m["totals"]
     head = (f"<h1>{html.escape(m['subject'])} <code>{html.escape(m['file'])}</code></h1><p>mutation score "
             f"<b>{_pct(m['score'])}</b>: {t['killed']} killed, {t['survived']} survived, {t['equivalent']} "
@@ -198,22 +222,37 @@ def annotated_html(m, original):
             f"duplicate, stillborn, unreachable).</p>"
             + (f"<p><b>{html.escape(sampled_text(m))}</b>: only the sampled mutants are marked; a line without "
                f"a mark may have mutants that were not drawn.</p>" if m.get("sampled") else ""))
-    rows = []
-    lines = original.decode("utf-8", "replace").split("\n")
-    for i, text in enumerate(lines, 1):
-        ms = by_line.get(i, [])
-        kinds = {_KIND.get(r["status"], "o") for r in ms}
-        cls = "s" if "s" in kinds else "e" if "e" in kinds else "k" if "k" in kinds else "o" if ms else ""
-        marks = "".join(f"<span class={_KIND.get(r['status'], 'o')}>{'K' if r['status'] == 'killed' else 'S' if r['status'] == 'survived' else '.'}</span>"
-                        for r in ms)
-        rows.append(f"<tr class={cls or 'x'} id=L{i}><td class=n>{i}</td><td class=m>{marks}</td>"
-                    f"<td class=c>{html.escape(text.expandtabs(8))}</td></tr>")
-        if ms:
-            items = "<br>".join(_mutant_html(r) for r in ms)
-            rows.append(f"<tr class=d><td></td><td></td><td>{items}</td></tr>")
+    several = len(m["files"]) > 1
+    if several:
+        head += "<ul>" + "".join(f"<li><a href=\"#{html.escape(f['file'])}\"><code>{html.escape(f['file'])}</code>"
+                                 f"</a>: {_pct(f['score'])} ({f['killed']} killed, {f['survived']} survived)</li>"
+                                 for f in m["files"]) + "</ul>"
+    tables = []
+    for f in m["files"]:
+        rel = f["file"]
+        by_line = {}
+        for r in m["mutants"]:
+            if r["file"] == rel:
+                by_line.setdefault(r["line"], []).append(r)
+        rows = []
+        lines = originals[rel].decode("utf-8", "replace").split("\n")
+        anchor = f"{rel}:L" if several else "L"
+        for i, text in enumerate(lines, 1):
+            ms = by_line.get(i, [])
+            kinds = {_KIND.get(r["status"], "o") for r in ms}
+            cls = "s" if "s" in kinds else "e" if "e" in kinds else "k" if "k" in kinds else "o" if ms else ""
+            marks = "".join(f"<span class={_KIND.get(r['status'], 'o')}>{'K' if r['status'] == 'killed' else 'S' if r['status'] == 'survived' else '.'}</span>"
+                            for r in ms)
+            rows.append(f"<tr class={cls or 'x'} id=\"{html.escape(anchor)}{i}\"><td class=n>{i}</td><td class=m>{marks}</td>"
+                        f"<td class=c>{html.escape(text.expandtabs(8))}</td></tr>")
+            if ms:
+                items = "<br>".join(_mutant_html(r) for r in ms)
+                rows.append(f"<tr class=d><td></td><td></td><td>{items}</td></tr>")
+        title = f"<h2 id=\"{html.escape(rel)}\"><code>{html.escape(rel)}</code></h2>" if several else ""
+        tables.append(f"{title}<table class=src>{''.join(rows)}</table>")
     return ("<!DOCTYPE html><html><head><meta charset=utf-8><title>mutants of "
             f"{html.escape(m['file'])}</title><style>{_CSS}</style></head><body>{head}"
-            f"<table class=src>{''.join(rows)}</table></body></html>\n")
+            f"{''.join(tables)}</body></html>\n")
 
 
 def _mutant_html(r):
@@ -243,6 +282,9 @@ def summary_text(m, path):
              + (f", {t['error']:,} errors" if t["error"] else "")
              + (f", {t['not-run']:,} not run" if t["not-run"] else ""),
              f"  {m['seconds']:.0f} s; report: {path / 'report.md'}, {path / 'annotated.html'}"]
+    if len(m["files"]) > 1:
+        lines[2:2] = [f"  {f['file']}: {_pct(f['score'])} ({f['killed']:,} killed, {f['survived']:,} survived)"
+                      for f in m["files"]]
     return "\n".join(lines)
 
 
