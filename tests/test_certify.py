@@ -215,18 +215,18 @@ def test_certificate_renders_in_chromium(tmp_path):
 # (source/function, categories, extra args, the oracle named, what the reason
 # must also say: the case or the fault). Each must be NOT CERTIFIED within
 # --time + 60 s, the case named in the reasons. The slow ones (every call
-# hangs or forks) run with a 10 s fault budget to keep CI short; the bound
+# hangs or forks) run with a 4 s fault budget to keep CI short; the bound
 # they show is the same: the phases stop when fatal cases have cost it.
 HOSTILE_TIME = 3
 HOSTILE = {
     "exit-on-%o": ("hostile_exit_o", HOSTILE_CATS, [], "crash", ['exit(0)', '"%o"']),
     "abort-on-%o": ("hostile_abort_o", HOSTILE_CATS, [], "crash", ["SIGABRT", '"%o"']),
     "hang-on-byte-0x02": ("hostile_hang_byte", HOSTILE_CATS, [], "hang", ["phase fuzz", "\\x02"]),
-    "hang-at-size-1": ("hostile_hang_size1", HOSTILE_CATS, ["--fault-budget", "10"], "hang",
+    "hang-at-size-1": ("hostile_hang_size1", HOSTILE_CATS, ["--fault-budget", "4"], "hang",
                        ["a call at size 1 did not return", 'on "']),
-    "sleep-5s-per-call": ("hostile_sleep", HOSTILE_CATS, ["--fault-budget", "10"], "hang",
+    "sleep-5s-per-call": ("hostile_sleep", HOSTILE_CATS, ["--fault-budget", "4"], "hang",
                           ["did not return within 1.00 s", 'on "']),
-    "fork-a-sleeping-child": ("hostile_fork", HOSTILE_CATS, ["--fault-budget", "10"], "fork",
+    "fork-a-sleeping-child": ("hostile_fork", HOSTILE_CATS, ["--fault-budget", "4"], "fork",
                               ["left it running", 'on "']),
     "debug-output-on-stdout": ("hostile_stdout", HOSTILE_CATS, [], "writes-stdout",
                                ["debug: vsnprintf(", 'on "']),
@@ -235,7 +235,7 @@ HOSTILE = {
     "failure-line-over-64KB": ("hostile_clamp", "kernel.clamp", [], "expect.output", ['"%.*d" int:40000 int:1']),
     # a 30 s call limit: touching 512 MB page by page can take over 1 s, and over 10 s on a
     # loaded 2-core machine, which is a hang first (the memory limit ends it sooner in any case)
-    "touch-2GB-on-%o": ("hostile_memory", HOSTILE_CATS, ["--fault-budget", "10", "--call-limit", "30"],
+    "touch-2GB-on-%o": ("hostile_memory", HOSTILE_CATS, ["--fault-budget", "4", "--call-limit", "30"],
                         "memory-limit", ["past the case's limit of 512 MB", '"%o"']),
 }
 
