@@ -145,10 +145,13 @@ void *scn_case_vaf_struct(size_t i, const char *fmt);
 /* ---- calling ---- */
 
 /* Calls fn(buf, size, c->fmt, ap) where ap is an x86-64 SysV va_list built by
- * hand: gp_offset = 48 and fp_offset = 304 (all registers consumed), every
- * argument in the overflow area in order: 8-byte slots for integers, pointers
- * and doubles (int/uint sign-/zero-extended), long double 16-byte aligned in a
- * 16-byte slot. str/wstr arguments point into c->arena (NUL-terminated), %n
+ * hand as a real call snprintf(buf, size, fmt, ...) makes it (psABI 3.5.7):
+ * gp_offset 24 (three named GP arguments), fp_offset 48; integers and
+ * pointers (int/uint sign-/zero-extended) in the register save area's GP
+ * slots while one is left, doubles in its 16-byte XMM slots while one is
+ * left, the rest in the overflow area in order (8-byte slots), every long
+ * double there too, 16-byte aligned in a 16-byte slot; the unused slots and
+ * the overflow area's tail are zero. str/wstr arguments point into c->arena (NUL-terminated), %n
  * arguments into c->nslot, whose object is zeroed before the call (the rest of
  * its slot poisoned: scn_case_n_value says when a store wrote past the object).
  * A mem argument

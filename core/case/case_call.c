@@ -8,8 +8,8 @@
 
 /* The x86-64 System V va_list element (psABI 3.5.7). */
 struct sysv_va_tag {
-    unsigned int gp_offset;   /* 48 = all 6 general-purpose registers consumed */
-    unsigned int fp_offset;   /* 304 = 48 + 16 * 16: all 8 vector registers consumed */
+    unsigned int gp_offset;   /* the next GP slot of reg_save_area; 48: all 6 consumed */
+    unsigned int fp_offset;   /* the next XMM slot (48 + 16 * n); 176: all 8 consumed */
     void *overflow_arg_area;  /* the next stack argument */
     void *reg_save_area;
 };
@@ -166,53 +166,103 @@ int scn_case_call(scn_vprintf_fn fn, struct scn_case *c, char *buf, size_t size)
     return scn_case_call_ctx(direct_tramp, &d, c, buf, size);
 }
 
-int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char *buf, size_t size)
-{
+/* The va_list a real call snprintf(buf, size, fmt, ...) would make
+ * (psABI 3.5.7): buf, size and fmt take the first three of the six GP
+ * registers (gp_offset 24) and no vector register (fp_offset 48); each
+ * INTEGER argument (integers, pointers) goes to the register save area's next
+ * GP slot while one is left, each SSE one (double) to its next 16-byte XMM
+ * slot while one is left, the rest and every long double (class X87, passed
+ * in memory) to the overflow area in order. So a callee that steps over an
+ * argument of the wrong class (a double as an int) reads another slot than a
+ * real call's, as it would. The unread slots and the overflow area's tail are
+ * zero: a format that reads too far gets zeros. */
+enum { VA_GP_NAMED = 3 * 8, VA_GP_END = 6 * 8, VA_FP_END = VA_GP_END + 8 * 16 };
+
+struct va_build {
+    _Alignas(16) uint64_t regs[VA_FP_END / 8];
     /* 2 slots per argument at most (long double) + alignment + zero tail */
     _Alignas(16) uint64_t area[2 * SCN_CASE_MAX_ARGS + 10];
-    _Alignas(16) uint64_t regs[40]; /* a dummy register save area, never read */
-    size_t k = 0, pool_used = 0;
-    for (size_t i = 0; i < c->nargs; i++) {
-        const struct scn_arg *a = &c->args[i];
-        switch (a->type) {
-        case SCN_ARG_INT:
-            area[k++] = (uint64_t)(int64_t)(int)a->v.i;
-            break;
-        case SCN_ARG_LONG: case SCN_ARG_LLONG: case SCN_ARG_INTMAX: case SCN_ARG_SSIZE:
-        case SCN_ARG_PTRDIFF:
-            area[k++] = (uint64_t)a->v.i;
-            break;
-        case SCN_ARG_UINT: case SCN_ARG_WINT:
-            area[k++] = (uint32_t)a->v.u;
-            break;
-        case SCN_ARG_ULONG: case SCN_ARG_ULLONG: case SCN_ARG_UINTMAX: case SCN_ARG_SIZE:
-            area[k++] = a->v.u;
-            break;
-        case SCN_ARG_PTR:
-            area[k++] = a->is_null ? 0 : a->v.u;
-            break;
-        case SCN_ARG_DOUBLE:
-            memcpy(&area[k++], &a->v.d, 8);
-            break;
-        case SCN_ARG_LDOUBLE:
-            k = (k + 1) & ~(size_t)1; /* 16-byte aligned slot */
-            area[k] = area[k + 1] = 0;
-            memcpy(&area[k], &a->v.ld, 10);
-            k += 2;
-            break;
-        case SCN_ARG_STR: case SCN_ARG_WSTR:
-            area[k++] = a->is_null ? 0 : (uint64_t)(uintptr_t)(c->arena + a->off);
-            break;
-        case SCN_ARG_N:
-            area[k++] = (uint64_t)(uintptr_t)scn_case_n_slot(c, i);
-            break;
-        case SCN_ARG_MEM:
-            area[k++] = mem_pointer(c, i, &pool_used);
-            break;
-        }
+    unsigned gp, fp;
+    size_t k;
+};
+
+static void va_put_gp(struct va_build *b, uint64_t v)
+{
+    if (b->gp < VA_GP_END) {
+        b->regs[b->gp / 8] = v;
+        b->gp += 8;
+    } else {
+        b->area[b->k++] = v;
     }
-    for (size_t j = 0; j < 8; j++) area[k + j] = 0; /* a format reading too far gets zeros */
-    struct sysv_va_tag tag = { 48, 304, area, regs };
+}
+
+static void va_put_fp(struct va_build *b, double d)
+{
+    if (b->fp < VA_FP_END) {
+        memcpy(&b->regs[b->fp / 8], &d, 8); /* the slot's upper half stays 0 */
+        b->fp += 16;
+    } else {
+        memcpy(&b->area[b->k++], &d, 8);
+    }
+}
+
+static void va_put_ldouble(struct va_build *b, long double ld)
+{
+    if (b->k & 1) b->area[b->k++] = 0; /* 16-byte aligned slot */
+    b->area[b->k] = b->area[b->k + 1] = 0;
+    memcpy(&b->area[b->k], &ld, 10);
+    b->k += 2;
+}
+
+static void va_put_arg(struct va_build *b, struct scn_case *c, size_t i, size_t *pool_used)
+{
+    const struct scn_arg *a = &c->args[i];
+    switch (a->type) {
+    case SCN_ARG_INT:
+        va_put_gp(b, (uint64_t)(int64_t)(int)a->v.i);
+        break;
+    case SCN_ARG_LONG: case SCN_ARG_LLONG: case SCN_ARG_INTMAX: case SCN_ARG_SSIZE:
+    case SCN_ARG_PTRDIFF:
+        va_put_gp(b, (uint64_t)a->v.i);
+        break;
+    case SCN_ARG_UINT: case SCN_ARG_WINT:
+        va_put_gp(b, (uint32_t)a->v.u);
+        break;
+    case SCN_ARG_ULONG: case SCN_ARG_ULLONG: case SCN_ARG_UINTMAX: case SCN_ARG_SIZE:
+        va_put_gp(b, a->v.u);
+        break;
+    case SCN_ARG_PTR:
+        va_put_gp(b, a->is_null ? 0 : a->v.u);
+        break;
+    case SCN_ARG_DOUBLE:
+        va_put_fp(b, a->v.d);
+        break;
+    case SCN_ARG_LDOUBLE:
+        va_put_ldouble(b, a->v.ld);
+        break;
+    case SCN_ARG_STR: case SCN_ARG_WSTR:
+        va_put_gp(b, a->is_null ? 0 : (uint64_t)(uintptr_t)(c->arena + a->off));
+        break;
+    case SCN_ARG_N:
+        va_put_gp(b, (uint64_t)(uintptr_t)scn_case_n_slot(c, i));
+        break;
+    case SCN_ARG_MEM:
+        va_put_gp(b, mem_pointer(c, i, pool_used));
+        break;
+    }
+}
+
+int scn_case_call_ctx(scn_vprintf_ctx_fn fn, void *ctx, struct scn_case *c, char *buf, size_t size)
+{
+    struct va_build b;
+    memset(b.regs, 0, sizeof b.regs);
+    b.gp = VA_GP_NAMED;
+    b.fp = VA_GP_END;
+    b.k = 0;
+    size_t pool_used = 0;
+    for (size_t i = 0; i < c->nargs; i++) va_put_arg(&b, c, i, &pool_used);
+    for (size_t j = 0; j < 8; j++) b.area[b.k + j] = 0; /* a format reading too far gets zeros */
+    struct sysv_va_tag tag = { VA_GP_NAMED, VA_GP_END, b.area, b.regs };
     va_list ap;
     memcpy((void *)ap, &tag, sizeof tag);
     struct scn_round_call round_call; /* the case's rounding direction around fn (case_round.c) */
