@@ -213,5 +213,7 @@ void conv_float_ex(struct sink *w, const struct fmt_spec *sp, const struct fp_va
 void conv_float(struct sink *w, const struct fmt_spec *sp, const struct fp_value *v,
                 enum ref_rounding rm)
 {
+    if (rm == REF_ROUND_CURRENT)
+        rm = fp_current_rounding();
     conv_float_ex(w, sp, v, rm, 0);
 }

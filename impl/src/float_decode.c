@@ -1,6 +1,6 @@
 /* Decoding of double and x86 80-bit long double into struct fp_value (sign,
  * class, significand and binary exponent), so that one converter serves
- * both types.
+ * both types; and the rounding direction the conversion is rounded in.
  *
  * x86 80-bit long double encodings (fp_from_long_double): like the x87 FPU
  * (and glibc >= 2.33 printf), unnormals (exponent 1..0x7ffe, integer bit
@@ -58,4 +58,32 @@ struct fp_value fp_from_long_double(long double d)
         v.exp = (int)se - 16383 - 63;
     }
     return v;
+}
+
+/* The current rounding direction (C17 F.5, IEEE 754-2019 5.12.2: binary to
+ * decimal conversion honours it), freestanding: on x86-64 MXCSR's RC field
+ * (bits 13-14: 00 to nearest, 01 downward, 10 upward, 11 toward zero; Intel
+ * SDM vol. 1, 10.2.3), which fesetround sets with the x87 control word's;
+ * elsewhere found by arithmetic as musl's fmt_fp finds it: 1 + 2^-60 and
+ * -1 - 2^-60 in double, computed at run time (volatile). */
+enum ref_rounding fp_current_rounding(void)
+{
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    static const enum ref_rounding by_rc[4] = {
+        REF_ROUND_NEAREST, REF_ROUND_DOWNWARD, REF_ROUND_UPWARD, REF_ROUND_TOWARD_ZERO,
+    };
+    unsigned mxcsr;
+    __asm__ __volatile__("stmxcsr %0" : "=m"(mxcsr));
+    return by_rc[(mxcsr >> 13) & 3];
+#else
+    volatile double one = 1.0, tiny = 0x1p-60;
+    double up = one + tiny, down = -one - tiny;
+    if (up > 1.0)
+        return REF_ROUND_UPWARD;
+    if (down < -1.0)
+        return REF_ROUND_DOWNWARD;
+    if (one - tiny < 1.0)
+        return REF_ROUND_TOWARD_ZERO;
+    return REF_ROUND_NEAREST;
+#endif
 }

@@ -136,6 +136,9 @@ struct fp_value {
 
 struct fp_value fp_from_double(double d);
 struct fp_value fp_from_long_double(long double d);
+/* The rounding direction in force (C17 F.5: conversions honour it), read
+ * without libm (float_decode.c). */
+enum ref_rounding fp_current_rounding(void);
 
 /* Formats one a/e/f/g conversion (either case) of v with spec s into w,
  * including sign, padding and every flag, rounded in direction r. */

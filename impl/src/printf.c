@@ -352,7 +352,7 @@ static int iso_format(struct sink *w, const char *fmt, va_list *ap,
 }
 
 static const struct ref_options default_options = {
-    REF_DIALECT_ISO, REF_ENCODING_C, REF_ROUND_NEAREST
+    REF_DIALECT_ISO, REF_ENCODING_C, REF_ROUND_CURRENT
 };
 
 static inline void terminate(struct sink *w)

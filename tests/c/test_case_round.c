@@ -2,8 +2,10 @@
  * the call runs under it (double sums through SSE, long double sums through
  * the x87 unit, and fegetround, which reads the x87 control word on glibc),
  * and the caller's environment is back after the call, also after a call a
- * fault abandoned. */
+ * fault abandoned; the reference engine (impl/) rounds its digits in the
+ * direction it is called under, unless its options name one. */
 #include "case.h"
+#include "scn/ref_printf.h"
 
 #include <fenv.h>
 #include <setjmp.h>
@@ -81,6 +83,30 @@ static int abandon(char *buf, size_t size, const char *fmt, va_list ap)
     siglongjmp(out_of_call, 1); /* as oracle.c leaves a call that faulted */
 }
 
+/* ref_vsnprintf (the current direction) and ref_vsnprintf_ex with explicit
+ * options (REF_ROUND_NEAREST: its own) through a case's call. */
+static const struct ref_options nearest_opts = { REF_DIALECT_ISO, REF_ENCODING_C, REF_ROUND_NEAREST };
+
+static int ref_nearest(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return ref_vsnprintf_ex(buf, size, &nearest_opts, fmt, ap);
+}
+
+static void ref_prints(const char *text, const char *want, const char *want_nearest_opts)
+{
+    static struct scn_case c;
+    char err[128], buf[64];
+    if (scn_case_parse(text, strlen(text), &c, err, sizeof err)) {
+        CHECK(0, "%s: refused: %s", text, err);
+        return;
+    }
+    scn_case_call(ref_vsnprintf, &c, buf, sizeof buf);
+    CHECK(!strcmp(buf, want), "ref: %s printed %s, want %s", text, buf, want);
+    scn_case_call(ref_nearest, &c, buf, sizeof buf);
+    CHECK(!strcmp(buf, want_nearest_opts), "ref with REF_ROUND_NEAREST: %s printed %s, want %s", text, buf,
+          want_nearest_opts);
+}
+
 int main(void)
 {
     round_trip("\"%.0f\" double:0x1.8p+0", SCN_ROUND_NEAREST);
@@ -124,6 +150,14 @@ int main(void)
     scn_case_call(observe, &c, buf, sizeof buf);
     CHECK(seen.fe == FE_TONEAREST && fegetround() == FE_TONEAREST,
           "after an abandoned call: %#x in the next, %#x after it", (unsigned)seen.fe, (unsigned)fegetround());
+
+    ref_prints("\"%.0f\" double:0x1.4p+1", "2", "2");
+    ref_prints("\"%.0f\" double:0x1.4p+1 round=upward", "3", "2");
+    ref_prints("\"%.0f|%.0f\" double:0x1.4p+1 double:-0x1.4p+1 round=downward", "2|-3", "2|-2");
+    ref_prints("\"%.1e\" double:-0x1.999999999999ap-4 round=towardzero", "-1.0e-01", "-1.0e-01");
+    ref_prints("\"%.1f\" double:0x1.999999999999ap-4 round=upward", "0.2", "0.1");
+    ref_prints("\"%.1La\" ldouble:0xc.ccccccccccccccdp-7 round=upward", "0x1.ap-4", "0x1.ap-4");
+    ref_prints("\"%.1La\" ldouble:0xc.ccccccccccccccdp-7 round=towardzero", "0x1.9p-4", "0x1.ap-4");
 
     if (!failures) printf("test_case_round: all passed\n");
     return failures != 0;

@@ -29,14 +29,19 @@ enum ref_encoding {
     REF_ENCODING_UTF8 = 1 /* UTF-8; surrogates and code points > 0x10ffff are encoding errors */
 };
 
-/* Rounding of decimal and hexadecimal float output (C17 F.5: conversions are
- * correctly rounded in the current rounding direction; the engine is
- * freestanding and does not read the FPU, so the direction is an option). */
+/* Rounding of decimal and hexadecimal float output (C17 F.5, IEEE 754-2019
+ * 5.12.2: conversions are correctly rounded in the current rounding
+ * direction). The plain entry points (opt NULL) use REF_ROUND_CURRENT: the
+ * direction in force at the call, read from the floating-point environment
+ * without libm (x86-64: MXCSR's rounding control, which fesetround sets with
+ * the x87 control word's; elsewhere by arithmetic, as musl's fmt_fp does).
+ * An options struct may name a direction instead. */
 enum ref_rounding {
-    REF_ROUND_NEAREST = 0, /* to nearest, ties to even (the default) */
+    REF_ROUND_NEAREST = 0, /* to nearest, ties to even */
     REF_ROUND_TOWARD_ZERO = 1,
     REF_ROUND_UPWARD = 2,
-    REF_ROUND_DOWNWARD = 3
+    REF_ROUND_DOWNWARD = 3,
+    REF_ROUND_CURRENT = 4  /* the current direction (fegetround's), the default */
 };
 
 struct ref_options {
@@ -52,7 +57,7 @@ int ref_vscnprintf(char *buf, size_t size, const char *fmt, va_list ap);
 int ref_scnprintf(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* opt may be NULL (ISO dialect, C encoding). */
+/* opt may be NULL (ISO dialect, C encoding, the current rounding direction). */
 int ref_vsnprintf_ex(char *buf, size_t size, const struct ref_options *opt,
                      const char *fmt, va_list ap);
 int ref_snprintf_ex(char *buf, size_t size, const struct ref_options *opt,
