@@ -252,3 +252,30 @@ def test_scan_compare(fixture_run, tmp_path):
     assert p.returncode == 1
     assert "call sites: 21 / 21: 1 only before, 1 only after" in p.stdout
     assert "findings: 6 / 6: identical" in p.stdout
+
+
+def test_c_sites_are_the_bindings_sites(tmp_path):
+    """scan_walk.c's scan_sites (the call sites' data in one C call) gives the
+    call sites, candidates, error count and -Wformat lines that the bindings'
+    path gives, on every fixture and on the calls of CALLS_C."""
+    import shutil
+    if not shutil.which(os.environ.get("CC", "cc")):
+        pytest.skip("no C compiler: scan uses the bindings' walk")
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan_parse, scan_walk
+    assert scan_walk.build(str(tmp_path))
+    (tmp_path / "calls.c").write_text(CALLS_C + 'void g(char *b) { snprintf(b, 4, "%s%d", 1 ? "ab" : "abc", "x"); }\n')
+    found = 0
+    for src in sorted(FIXTURES.glob("*.c")) + [tmp_path / "calls.c"]:
+        fs = scan_parse.FileScan(str(src), ["-x", "c", "-I", str(FIXTURES), "-Wformat"])
+        assert fs.sites is not None
+        by_c = (fs.scan(), fs.errors, fs.format_warnings)
+        py = scan_parse.FileScan(str(src), ["-x", "c", "-I", str(FIXTURES), "-Wformat"])
+        py.sites = None  # the bindings' path
+        py.read_diagnostics()
+        assert by_c == (py.scan(), py.errors, py.format_warnings)
+        found += len(by_c[0][0])
+        if src.name == "calls.c":
+            assert by_c[2] and [r["callee"] for r in by_c[0][0]] == ["snprintf", "vlog", "plog", "snprintf"]
+            assert by_c[0][0][-1]["args"][0]["literal"] == "abc"
+    assert found >= 21

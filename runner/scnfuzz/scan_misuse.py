@@ -24,6 +24,7 @@ from .mutator import _cindex
 WOULD_BE = {"snprintf", "vsnprintf"}  # the C99 functions whose return is the would-be length
 BYTES_WRITTEN = {"scnprintf", "vscnprintf", "sysfs_emit", "sysfs_emit_at"}
 SPRINTF = {"sprintf"}
+CHECKED = WOULD_BE | BYTES_WRITTEN | SPRINTF  # the callees whose calls candidates() looks at
 RELATIONAL = {"<", "<=", ">", ">="}
 CHECK_MACROS = {"min", "min_t", "min3", "clamp", "clamp_t", "clamp_val", "umin", "WARN_ON", "WARN_ON_ONCE",
                 "WARN", "WARN_ONCE", "BUG_ON", "MIN"}
@@ -53,11 +54,11 @@ class Function:
     """One function definition: its nodes in pre-order (kinds, parents, and
     the cursors made on demand: scan_walk)."""
 
-    def __init__(self, fs, cursor):
+    def __init__(self, fs, cursor, walk_calls=True):
         from . import scan_parse, scan_walk
         self.sp = scan_parse
         self.fs, self.cursor, self.name = fs, cursor, cursor.spelling
-        self.tree = scan_walk.walk(cursor, _family_names(scan_parse))
+        self.tree = scan_walk.walk(cursor, _family_names(scan_parse) if walk_calls else None)
         self.kinds, self.parents = self.tree.kinds, self.tree.parents
         K = _kinds()
         self.K_WRAPPERS, self.K_CALL, self.K_COMPOUND = K["wrappers"], K["CALL_EXPR"], K["COMPOUND_ASSIGNMENT_OPERATOR"]
@@ -122,56 +123,25 @@ class Function:
 
     # ---- the calls
     def printf_calls(self):
-        sp, fs = self.sp, self.fs
+        """The records of the body's printf-family calls, through the
+        bindings (scan_walk.sites gives the same data from C)."""
+        fs = self.fs
         out = []
         # the C walk's calls of a family name or a callee that may carry a format attribute
-        # (the others fail the test below); every call with the Python walk
+        # (the others are not of the family); every call with the Python walk
         for i in self.tree.calls if self.tree.calls is not None else self.indices(self.K_CALL):
             c = self.node(i)
-            callee = c.spelling
             # the declaration the call sees (not one per name: a later redeclaration may add
             # the format attribute)
             decl = c.referenced
             attr = fs.format_attr(decl) if decl is not None and decl.kind.name == "FUNCTION_DECL" else None
-            fam = sp.FAMILIES.get(callee)
-            if not attr and not fam:
+            if not attr and c.spelling not in self.sp.FAMILIES:
                 continue
-            family = fam[0] if fam else "attribute"
-            if attr:
-                fmt_i, first = attr
-            else:
-                fmt_i = fam[1]
-                first = 0 if callee in sp.VA_LIST_FUNCS else fmt_i + 1
             args = list(c.get_arguments())
-            if fmt_i < 1 or fmt_i > len(args):
-                continue
-            fcur = sp.strip(args[fmt_i - 1])
-            fmt = sp.evaluate(args[fmt_i - 1]) if fcur.kind.name == "STRING_LITERAL" else None
-            level = None
-            if fmt is not None and fmt[:1] == b"\x01" and len(fmt) >= 2:  # KERN_<LEVEL>: printk_skip_level()
-                level, fmt = fmt[1:2].decode("latin-1"), fmt[2:]
-            vargs = []
-            if first >= 1:
-                for a in args[first - 1:]:
-                    s = sp.strip(a, casts=False)  # an explicit cast is the type passed
-                    lit = sp.evaluate(a) if s.kind.name == "STRING_LITERAL" else _longest_literal(sp, s)
-                    t = s.type
-                    ct = t.get_canonical()
-                    vargs.append({"type": t.spelling, "canonical": ct.spelling, "kind": ct.kind.name,
-                                  "size": ct.get_size() if ct.kind.name not in ("POINTER", "INVALID") else 8,
-                                  "pointee": ct.get_pointee().get_canonical().kind.name
-                                  if ct.kind.name == "POINTER" else None,
-                                  "array": ct.get_array_size() if ct.kind.name == "CONSTANTARRAY" else None,
-                                  "literal": lit.decode("latin-1") if isinstance(lit, bytes) else None})
-            loc = c.extent.start
-            rec = {"file": fs.path, "line": loc.line, "col": loc.column, "name": fs.expansion_name(c),
-                   "callee": callee, "family": family, "function": self.name,
-                   "format": fmt.decode("latin-1") if fmt is not None else None,
-                   "format_index": fmt_i, "va_list": first == 0, "args": vargs, "level": level,
-                   "format_warning": loc.line in fs.format_warnings,
-                   "code": fs.line_text(loc.line)}
-            self.calls.append((i, rec, args))
-            out.append(rec)
+            rec = call_record(fs, self.name, _plain_call(self.sp, c, args), attr)
+            if rec is not None:
+                self.calls.append((i, rec, args))
+                out.append(rec)
         return out
 
     # ---- the candidates
@@ -338,6 +308,82 @@ class Function:
             return []
         return [self._cand(rec, "sprintf-overflow", "", array_size=t.get_array_size(),
                            dest=" ".join(self.toks(d)))]
+
+
+def call_record(fs, function, c, attr):
+    """The record of a call (c: scan_walk.sites' plain data of it) in the
+    function named function of fs, or None when it is not of the printf
+    family (attr: the (M, N) of its callee's format attribute, or None)."""
+    sp = _scan_parse()
+    callee = c["callee"]
+    fam = sp.FAMILIES.get(callee)
+    if not attr and not fam:
+        return None
+    family = fam[0] if fam else "attribute"
+    if attr:
+        fmt_i, first = attr
+    else:
+        fmt_i = fam[1]
+        first = 0 if callee in sp.VA_LIST_FUNCS else fmt_i + 1
+    args = c["args"]
+    if fmt_i < 1 or fmt_i > len(args):
+        return None
+    fmt = args[fmt_i - 1]["f"]
+    level = None
+    if fmt is not None and fmt[:1] == "\x01" and len(fmt) >= 2:  # KERN_<LEVEL>: printk_skip_level()
+        level, fmt = fmt[1:2], fmt[2:]
+    vargs = []
+    if first >= 1:
+        kind = _type_kind_name
+        for a in args[first - 1:]:
+            p, n = a.get("p"), a.get("a")
+            vargs.append({"type": a["t"], "canonical": a["c"], "kind": kind(a["k"]), "size": a["z"],
+                          "pointee": kind(p) if p is not None else None, "array": n, "literal": a["l"]})
+    line = c["line"]
+    return {"file": fs.path, "line": line, "col": c["col"], "name": fs.expansion_name_at(c["off"], callee),
+            "callee": callee, "family": family, "function": function, "format": fmt,
+            "format_index": fmt_i, "va_list": first == 0, "args": vargs, "level": level,
+            "format_warning": line in fs.format_warnings, "code": fs.line_text(line)}
+
+
+def _plain_call(sp, c, args):
+    """A call's data through the bindings, as scan_walk.c's put_call and put_argument give it."""
+    def text(v):
+        return v.decode("latin-1") if isinstance(v, bytes) else None
+
+    out = []
+    for a in args:
+        s = sp.strip(a, casts=False)  # an explicit cast is the type passed
+        fcur = sp.strip(a)
+        t = s.type
+        ct = t.get_canonical()
+        k = ct.kind.name
+        d = {"f": text(sp.evaluate(a)) if fcur.kind.name == "STRING_LITERAL" else None,
+             "l": text(sp.evaluate(a) if s.kind.name == "STRING_LITERAL" else _longest_literal(sp, s)),
+             "t": t.spelling, "c": ct.spelling, "k": ct.kind.value,
+             "z": ct.get_size() if k not in ("POINTER", "INVALID") else 8}
+        if k == "POINTER":
+            d["p"] = ct.get_pointee().get_canonical().kind.value
+        if k == "CONSTANTARRAY":
+            d["a"] = ct.get_array_size()
+        out.append(d)
+    start = c.extent.start
+    return {"callee": c.spelling, "line": start.line, "col": start.column, "off": start.offset, "args": out}
+
+
+_KIND_NAMES = {}
+
+
+def _type_kind_name(k):
+    name = _KIND_NAMES.get(k)
+    if name is None:
+        name = _KIND_NAMES[k] = _cindex().TypeKind.from_id(k).name
+    return name
+
+
+def _scan_parse():
+    from . import scan_parse
+    return scan_parse
 
 
 def _contains(seq, sub):

@@ -16,7 +16,7 @@ import functools
 import os
 import re
 
-from . import scan_misuse
+from . import scan_misuse, scan_walk
 from .mutator import _cindex
 
 KEEP_GOING = 0x200  # CXTranslationUnit_KeepGoing: go on after a missing header
@@ -123,6 +123,8 @@ class FileScan:
     def __init__(self, path, args, pch=None):
         ci = _cindex()
         self.ci, self.path = ci, path
+        with open(path, "rb") as f:
+            self.src = f.read()
         # no typo correction: it searches every identifier in scope after each error, and
         # kernel files parsed without a kernel build's generated headers have errors
         flags = list(args) + ["-ferror-limit=0", "-Wno-everything", "-Wformat", "-fno-spell-checking"]
@@ -131,18 +133,28 @@ class FileScan:
         # excludeDecls: the translation unit's children are its own declarations, not the prelude's
         self.tu = ci.Index.create(excludeDecls=True).parse(path, args=flags, options=KEEP_GOING)
         self.real = os.path.realpath(path)
-        with open(path, "rb") as f:
-            self.src = f.read()
         self.lines = self.src.split(b"\n")
-        self.errors = 0
         self._mine_cache = {}
-        self.format_warnings = set()  # lines of the main file where -Wformat says the arguments do not fit
+        self._attr_cache = {}
+        # the diagnostics and call sites in one C call (scan_walk.sites), else through the bindings
+        self.sites = scan_walk.sites(self.tu, path, _family_names())
+        if self.sites is not None:
+            self.errors = self.sites["errors"]
+            self.format_warnings = set(self.sites["wformat"])
+            return
+        self.read_diagnostics()
+
+    def read_diagnostics(self):
+        """The error count and the lines of the main file where -Wformat says
+        the arguments do not fit, through the bindings."""
+        ci = self.ci
+        self.errors = 0
+        self.format_warnings = set()
         for d in self.tu.diagnostics:
             if d.severity >= ci.Diagnostic.Error:
                 self.errors += 1
             elif (d.option or "").startswith("-Wformat") and d.location.file and self._mine(d.location.file):
                 self.format_warnings.add(d.location.line)
-        self._attr_cache = {}
 
     def _mine(self, f):
         name = f.name
@@ -163,13 +175,12 @@ class FileScan:
         key = decl.hash
         if key in self._attr_cache:
             return self._attr_cache[key]
-        out = None
         t = decl.type
         # format(printf, M, N) needs the arguments to check: variadic, or (N = 0) a va_list;
         # most callees are neither, and their children are not visited
         if t.kind == self.ci.TypeKind.FUNCTIONPROTO and not t.is_function_variadic() and "va_list" not in t.spelling:
-            self._attr_cache[key] = None
-            return None
+            return self.attr_from_ranges(key, None)
+        ranges = []
         for ch in decl.get_children():
             if not ch.kind.is_attribute():
                 continue
@@ -177,7 +188,18 @@ class FileScan:
             s, e = ext.start, ext.end
             if not s.file or not e.file or s.file.name != e.file.name:
                 continue
-            out = _format_numbers(_lex(self._text(s.file.name)[s.offset:e.offset])) or out
+            ranges.append((s.file.name, s.offset, e.offset))
+        return self.attr_from_ranges(key, ranges)
+
+    def attr_from_ranges(self, key, ranges):
+        """(M, N) of format(printf, M, N) in the text of the attributes'
+        ranges [(file, start, end)] (None: the type cannot carry one), kept
+        under key (the declaration's hash)."""
+        if key in self._attr_cache:
+            return self._attr_cache[key]
+        out = None
+        for name, start, end in ranges or ():
+            out = _format_numbers(_lex(self._text(name)[start:end])) or out
         self._attr_cache[key] = out
         return out
 
@@ -198,10 +220,14 @@ class FileScan:
     def expansion_name(self, c):
         """The identifier written at the call's location (the macro's name when
         the call comes from a macro expansion, else the callee's)."""
-        off = c.extent.start.offset
-        return _WORD.match(self.src, off).group().decode("ascii", "replace") or c.spelling
+        return self.expansion_name_at(c.extent.start.offset, c.spelling)
+
+    def expansion_name_at(self, off, callee):
+        return _WORD.match(self.src, off).group().decode("ascii", "replace") or callee
 
     def scan(self):
+        if self.sites is not None:
+            return self._scan_sites()
         ci = self.ci
         calls, cands = [], []
         mine = {}
@@ -218,6 +244,33 @@ class FileScan:
                     calls.append(call)
                 cands.extend(fn.candidates())
         return calls, cands
+
+    def _scan_sites(self):
+        """scan() from scan_walk.sites' plain data: a Function (cursors, the
+        walk) only for a function with a call whose return value or
+        destination the misuse checks read."""
+        sites = self.sites
+        for key, ranges in sites["decls"]:
+            self.attr_from_ranges(key, ranges)
+        calls, cands = [], []
+        for fn in sites["functions"]:
+            kept = []
+            for c in fn["calls"]:
+                attr = self._attr_cache[c["h"]] if c["h"] is not None else None
+                rec = scan_misuse.call_record(self, fn["name"], c, attr)
+                if rec is not None:
+                    calls.append(rec)
+                    kept.append((c["i"], rec))
+            if any(rec["callee"] in scan_misuse.CHECKED for _, rec in kept):
+                f = scan_misuse.Function(self, scan_walk.site_function(self.tu, fn["fi"]), walk_calls=False)
+                f.calls = [(i, rec, list(f.node(i).get_arguments())) for i, rec in kept]
+                cands.extend(f.candidates())
+        return calls, cands
+
+
+@functools.lru_cache(maxsize=None)
+def _family_names():
+    return tuple(FAMILIES)
 
 
 _TEXTS = {}  # header bytes, per parser process

@@ -8,7 +8,13 @@
  * is passed in as a function pointer, so this file neither includes
  * clang-c/Index.h (libclang-14-dev) nor links libclang. The struct below is
  * CXCursor of clang-c/Index.h, whose layout libclang keeps stable. */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct {
 	int kind;
@@ -130,16 +136,15 @@ static int named(const struct api *api, CXCursor call, const char *const *names,
 	return found;
 }
 
-static int may_have_format(const struct api *api, CXCursor call)
+/* Whether a function declaration's type could carry format(printf, ...):
+ * not a prototype, variadic, or taking a va_list. */
+static int type_may_have_format(const struct api *api, CXCursor decl)
 {
-	CXCursor decl = api->referenced(call);
 	CXType t;
 	CXString s;
 	const char *spelling;
 	int va_list = 0;
 
-	if (api->is_null(decl) || decl.kind != CURSOR_FUNCTION_DECL)
-		return 0;
 	t = api->cursor_type(decl);
 	if (t.kind != TYPE_FUNCTION_PROTO || api->is_variadic(t))
 		return 1;
@@ -154,6 +159,15 @@ static int may_have_format(const struct api *api, CXCursor call)
 	}
 	api->dispose_string(s);
 	return va_list;
+}
+
+static int may_have_format(const struct api *api, CXCursor call)
+{
+	CXCursor decl = api->referenced(call);
+
+	if (api->is_null(decl) || decl.kind != CURSOR_FUNCTION_DECL)
+		return 0;
+	return type_may_have_format(api, decl);
 }
 
 /* Writes the indices of the kept calls among nodes[0..n) into out (room for
@@ -189,4 +203,610 @@ int scan_last_child(CXCursor cursor, void *visit_children, CXCursor *last)
 	last->kind = -1;
 	((visit_children_fn)visit_children)(cursor, keep_last, last);
 	return last->kind != -1;
+}
+
+/* ---- scan_sites: all that `./scnfuzz scan` reads of a translation unit, in
+ * one call (scan_parse.FileScan.scan, through scan_walk.sites): its error
+ * count, the lines of its -Wformat warnings, and for each function defined in
+ * the scanned file the calls that scan_calls keeps, each with its callee, the
+ * declaration it refers to (by hash, with the source ranges of that
+ * declaration's attributes: Python reads format(printf, M, N) from their
+ * text), its location and, for every argument, the string clang evaluates it
+ * to and its type. The answer is JSON (one allocation, kept until the next
+ * call), so that Python makes no cursor, type or string through the bindings
+ * for the call sites: it makes the checks on plain data. The libclang
+ * functions are looked up by name in the library the bindings loaded. */
+
+typedef struct {
+	const void *ptr_data[2];
+	unsigned int_data;
+} CXSourceLocation;
+
+typedef struct {
+	const void *ptr_data[2];
+	unsigned begin_int_data;
+	unsigned end_int_data;
+} CXSourceRange;
+
+enum {
+	CURSOR_UNEXPOSED_EXPR = 100,
+	CURSOR_STRING_LITERAL = 109,
+	CURSOR_PAREN_EXPR = 111,
+	CURSOR_CONDITIONAL_OPERATOR = 116,
+	CURSOR_CSTYLE_CAST_EXPR = 117,
+	TYPE_INVALID = 0,
+	TYPE_POINTER = 101,
+	TYPE_CONSTANT_ARRAY = 112,
+	EVAL_STR_LITERAL = 4,
+	DIAGNOSTIC_ERROR = 3,
+};
+
+static struct clang {
+	CXCursor (*tu_cursor)(void *tu);
+	unsigned (*visit_children)(CXCursor, visitor_fn, void *);
+	CXSourceLocation (*cursor_location)(CXCursor);
+	void (*expansion_location)(CXSourceLocation, void **file, unsigned *line, unsigned *col, unsigned *off);
+	CXString (*file_name)(void *file);
+	unsigned (*is_definition)(CXCursor);
+	CXSourceRange (*cursor_extent)(CXCursor);
+	CXSourceLocation (*range_start)(CXSourceRange);
+	CXSourceLocation (*range_end)(CXSourceRange);
+	unsigned (*is_attribute)(int kind);
+	int (*num_arguments)(CXCursor);
+	CXCursor (*argument)(CXCursor, unsigned);
+	void *(*evaluate)(CXCursor);
+	int (*eval_kind)(void *);
+	const char *(*eval_str)(void *);
+	void (*eval_dispose)(void *);
+	CXType (*canonical)(CXType);
+	long long (*size_of)(CXType);
+	CXType (*pointee)(CXType);
+	long long (*array_size)(CXType);
+	unsigned (*hash)(CXCursor);
+	unsigned (*num_diagnostics)(void *tu);
+	void *(*diagnostic)(void *tu, unsigned);
+	int (*severity)(void *);
+	CXString (*option)(void *, CXString *);
+	CXSourceLocation (*diagnostic_location)(void *);
+	void (*dispose_diagnostic)(void *);
+	struct api walk; /* scan_calls' own */
+} L;
+
+static const char *const clang_names[] = {
+	"clang_getTranslationUnitCursor", "clang_visitChildren", "clang_getCursorLocation",
+	"clang_getExpansionLocation", "clang_getFileName", "clang_isCursorDefinition", "clang_getCursorExtent",
+	"clang_getRangeStart", "clang_getRangeEnd", "clang_isAttribute", "clang_Cursor_getNumArguments",
+	"clang_Cursor_getArgument", "clang_Cursor_Evaluate", "clang_EvalResult_getKind",
+	"clang_EvalResult_getAsStr", "clang_EvalResult_dispose", "clang_getCanonicalType", "clang_Type_getSizeOf",
+	"clang_getPointeeType", "clang_getArraySize", "clang_hashCursor", "clang_getNumDiagnostics",
+	"clang_getDiagnostic", "clang_getDiagnosticSeverity", "clang_getDiagnosticOption",
+	"clang_getDiagnosticLocation", "clang_disposeDiagnostic",
+	/* struct api, in its order */
+	"clang_getCursorReferenced", "clang_Cursor_isNull", "clang_getCursorSpelling", "clang_getCString",
+	"clang_disposeString", "clang_getCursorType", "clang_isFunctionTypeVariadic", "clang_getTypeSpelling",
+};
+
+/* Looks the functions up in the libclang of handle (the bindings' dlopen
+ * handle): 0, or -1 when one is missing. */
+int scan_sites_init(void *handle)
+{
+	void **slot = (void **)&L;
+
+	if (sizeof(L) != sizeof(clang_names) / sizeof(clang_names[0]) * sizeof(void *))
+		return -1;
+	for (size_t i = 0; i < sizeof(clang_names) / sizeof(clang_names[0]); i++) {
+		slot[i] = dlsym(handle, clang_names[i]);
+		if (!slot[i])
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the JSON answer */
+struct out {
+	char *p;
+	size_t n, cap;
+	int failed;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->n + n + 1 > o->cap) {
+		size_t cap = o->cap ? o->cap : 1 << 16;
+		char *p;
+
+		while (o->n + n + 1 > cap)
+			cap *= 2;
+		p = realloc(o->p, cap);
+		if (!p) {
+			o->failed = 1;
+			return;
+		}
+		o->p = p;
+		o->cap = cap;
+	}
+	memcpy(o->p + o->n, s, n);
+	o->n += n;
+	o->p[o->n] = 0;
+}
+
+static void puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+static void putf(struct out *o, const char *fmt, ...)
+{
+	char tmp[64];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		put(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* A JSON string of s (NULL: null). latin: each byte is one character (the
+ * bytes over 127 as \u00XX: Python reads them as latin-1, as the scan reads
+ * a format); else the bytes are UTF-8 text, as the bindings decode names. */
+static void put_string(struct out *o, const char *s, int latin)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (!s) {
+		puts_(o, "null");
+		return;
+	}
+	put(o, "\"", 1);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		const unsigned char *q = p;
+
+		while (*q >= 0x20 && *q != '"' && *q != '\\' && !(latin && *q >= 0x7f))
+			q++;
+		if (q > p) {
+			put(o, (const char *)p, (size_t)(q - p));
+			p = q;
+			if (!*p)
+				break;
+		}
+		if (*p == '"' || *p == '\\') {
+			char esc[2] = { '\\', (char)*p };
+
+			put(o, esc, 2);
+		} else {
+			char esc[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
+
+			put(o, esc, 6);
+		}
+	}
+	put(o, "\"", 1);
+}
+
+static void put_cxstring(struct out *o, CXString s)
+{
+	put_string(o, L.walk.c_string(s), 0);
+	L.walk.dispose_string(s);
+}
+
+/* ---- the scanned file: a CXFile is its when its name is the path given or
+ * resolves to the same real path (scan_parse.FileScan._mine) */
+struct mine {
+	const char *path, *real;
+	void *files[64];
+	signed char verdict[64];
+	int n;
+};
+
+static int is_mine(struct mine *m, void *file)
+{
+	CXString s;
+	const char *name;
+	char buf[PATH_MAX];
+	int yes;
+
+	if (!file)
+		return 0;
+	for (int i = 0; i < m->n; i++)
+		if (m->files[i] == file)
+			return m->verdict[i];
+	s = L.file_name(file);
+	name = L.walk.c_string(s);
+	yes = name && (!strcmp(name, m->path) || (realpath(name, buf) && !strcmp(buf, m->real)));
+	L.walk.dispose_string(s);
+	if (m->n < 64) {
+		m->files[m->n] = file;
+		m->verdict[m->n++] = (signed char)yes;
+	}
+	return yes;
+}
+
+static void *expansion_file(CXSourceLocation loc, unsigned *line, unsigned *col, unsigned *off)
+{
+	void *file = NULL;
+
+	L.expansion_location(loc, &file, line, col, off);
+	return file;
+}
+
+/* ---- expressions (scan_parse.strip, evaluate; scan_misuse._longest_literal) */
+static CXCursor strip(CXCursor c, int casts)
+{
+	CXCursor last;
+
+	while (c.kind == CURSOR_UNEXPOSED_EXPR || c.kind == CURSOR_PAREN_EXPR ||
+	       (casts && c.kind == CURSOR_CSTYLE_CAST_EXPR)) {
+		if (!scan_last_child(c, (void *)L.visit_children, &last))
+			break;
+		c = last;
+	}
+	return c;
+}
+
+/* The string clang evaluates an expression to (cut at a NUL), malloc'd, or NULL. */
+static char *evaluate_string(CXCursor c)
+{
+	void *r = L.evaluate(c);
+	char *s = NULL;
+
+	if (!r)
+		return NULL;
+	if (L.eval_kind(r) == EVAL_STR_LITERAL) {
+		const char *v = L.eval_str(r);
+
+		s = v ? strdup(v) : NULL;
+	}
+	L.eval_dispose(r);
+	return s;
+}
+
+struct children {
+	CXCursor c[4];
+	int n;
+};
+
+static int keep_children(CXCursor cursor, CXCursor parent, void *data)
+{
+	struct children *k = data;
+
+	(void)parent;
+	if (k->n < 4)
+		k->c[k->n] = cursor;
+	k->n++;
+	return CHILD_VISIT_CONTINUE;
+}
+
+/* cond ? "a" : "bc" -> "bc" (the longer, the first of equals), when both
+ * branches are string literals (or such conditionals); malloc'd, or NULL. */
+static char *longest_literal(CXCursor c)
+{
+	struct children k = { .n = 0 };
+	char *v[2] = { NULL, NULL };
+
+	if (c.kind != CURSOR_CONDITIONAL_OPERATOR)
+		return NULL;
+	L.visit_children(c, keep_children, &k);
+	if (k.n != 3)
+		return NULL;
+	for (int i = 0; i < 2; i++) {
+		CXCursor s = strip(k.c[i + 1], 1);
+
+		v[i] = s.kind == CURSOR_STRING_LITERAL ? evaluate_string(k.c[i + 1]) : longest_literal(s);
+		if (!v[i]) {
+			free(v[0]);
+			return NULL;
+		}
+	}
+	if (strlen(v[1]) > strlen(v[0])) {
+		free(v[0]);
+		return v[1];
+	}
+	free(v[1]);
+	return v[0];
+}
+
+static void put_owned_string(struct out *o, char *s)
+{
+	put_string(o, s, 1);
+	free(s);
+}
+
+/* One argument: "f" the string it evaluates to when, casts stripped, it is a
+ * string literal (a format); "l" the same without stripping casts, or the
+ * longer branch of a ?: (a %s argument's literal); its type without the
+ * implicit conversions and parentheses: "t" as written, "c" canonical, "k"
+ * the canonical kind, "z" the size (8 for a pointer), "p" a pointer's
+ * canonical pointee kind, "a" a constant array's length. */
+static void put_argument(struct out *o, CXCursor a)
+{
+	CXCursor s = strip(a, 0);
+	CXType t, ct;
+
+	puts_(o, "{\"f\":");
+	put_owned_string(o, strip(a, 1).kind == CURSOR_STRING_LITERAL ? evaluate_string(a) : NULL);
+	puts_(o, ",\"l\":");
+	put_owned_string(o, s.kind == CURSOR_STRING_LITERAL ? evaluate_string(a) : longest_literal(s));
+	t = L.walk.cursor_type(s);
+	ct = L.canonical(t);
+	puts_(o, ",\"t\":");
+	put_cxstring(o, L.walk.type_spelling(t));
+	puts_(o, ",\"c\":");
+	put_cxstring(o, L.walk.type_spelling(ct));
+	putf(o, ",\"k\":%d,\"z\":%lld", ct.kind,
+	     ct.kind == TYPE_POINTER || ct.kind == TYPE_INVALID ? 8LL : L.size_of(ct));
+	if (ct.kind == TYPE_POINTER)
+		putf(o, ",\"p\":%d", L.canonical(L.pointee(ct)).kind);
+	if (ct.kind == TYPE_CONSTANT_ARRAY)
+		putf(o, ",\"a\":%lld", L.array_size(ct));
+	put(o, "}", 1);
+}
+
+/* ---- the declarations calls refer to: "decls" [[hash, ranges], ...], ranges
+ * null when the type cannot carry format(printf, ...) (a prototype neither
+ * variadic nor taking a va_list: scan_parse.FileScan.format_attr's first
+ * test), else the [file, start offset, end offset] of each attribute whose
+ * expansion starts and ends in one file */
+struct decls {
+	struct out o;
+	unsigned *seen;
+	size_t n, cap;
+};
+
+struct attr_visit {
+	struct out *o;
+	int count;
+};
+
+static int put_attribute(CXCursor c, CXCursor parent, void *data)
+{
+	struct attr_visit *v = data;
+	CXSourceRange ext;
+	unsigned line, col, s_off, e_off;
+	void *sf, *ef;
+	CXString sn, en;
+	int same;
+
+	(void)parent;
+	if (!L.is_attribute(c.kind))
+		return CHILD_VISIT_CONTINUE;
+	ext = L.cursor_extent(c);
+	sf = expansion_file(L.range_start(ext), &line, &col, &s_off);
+	ef = expansion_file(L.range_end(ext), &line, &col, &e_off);
+	if (!sf || !ef)
+		return CHILD_VISIT_CONTINUE;
+	sn = L.file_name(sf);
+	en = L.file_name(ef);
+	same = L.walk.c_string(sn) && L.walk.c_string(en) && !strcmp(L.walk.c_string(sn), L.walk.c_string(en));
+	if (same) {
+		puts_(v->o, v->count++ ? ",[" : "[");
+		put_string(v->o, L.walk.c_string(sn), 0);
+		putf(v->o, ",%u,%u]", s_off, e_off);
+	}
+	L.walk.dispose_string(sn);
+	L.walk.dispose_string(en);
+	return CHILD_VISIT_CONTINUE;
+}
+
+static void note_decl(struct decls *d, CXCursor decl, unsigned hash)
+{
+	struct attr_visit v = { &d->o, 0 };
+
+	for (size_t i = 0; i < d->n; i++)
+		if (d->seen[i] == hash)
+			return;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 64;
+		unsigned *p = realloc(d->seen, cap * sizeof(*p));
+
+		if (!p) {
+			d->o.failed = 1;
+			return;
+		}
+		d->seen = p;
+		d->cap = cap;
+	}
+	d->seen[d->n++] = hash;
+	putf(&d->o, "%s[%u,", d->n > 1 ? "," : "", hash);
+	if (!type_may_have_format(&L.walk, decl)) {
+		puts_(&d->o, "null]");
+		return;
+	}
+	put(&d->o, "[", 1);
+	L.visit_children(decl, put_attribute, &v);
+	put(&d->o, "]]", 2);
+}
+
+/* ---- the calls of one function and the functions of the file */
+struct sites {
+	struct out o;
+	struct decls decls;
+	struct mine mine;
+	const char *const *names;
+	long count;
+	CXCursor *nodes; /* the walk of the current function */
+	int *parents, *kinds;
+	long cap;
+	CXCursor *functions; /* the functions answered, "fi" */
+	long n_functions, cap_functions;
+};
+
+static long walk_function(struct sites *st, CXCursor fn)
+{
+	for (;;) {
+		long n = scan_walk(fn, (void *)L.visit_children, st->nodes, st->parents, st->kinds, st->cap);
+
+		if (n <= st->cap)
+			return n;
+		free(st->nodes);
+		free(st->parents);
+		free(st->kinds);
+		st->cap = 2 * n;
+		st->nodes = malloc(st->cap * sizeof(*st->nodes));
+		st->parents = malloc(st->cap * sizeof(*st->parents));
+		st->kinds = malloc(st->cap * sizeof(*st->kinds));
+		if (!st->nodes || !st->parents || !st->kinds) {
+			st->cap = 0;
+			return -1;
+		}
+	}
+}
+
+/* {"i": the call's index in the walk, "callee", "h": the hash of the function
+ * declaration it refers to (or null), "line", "col", "off": where its extent
+ * starts (expansion), "args": [...]} */
+static void put_call(struct sites *st, long i)
+{
+	struct out *o = &st->o;
+	CXCursor call = st->nodes[i], decl = L.walk.referenced(call);
+	unsigned line, col, off;
+	int n;
+
+	putf(o, "{\"i\":%ld,\"callee\":", i);
+	put_cxstring(o, L.walk.cursor_spelling(call));
+	if (!L.walk.is_null(decl) && decl.kind == CURSOR_FUNCTION_DECL) {
+		unsigned hash = L.hash(decl);
+
+		note_decl(&st->decls, decl, hash);
+		putf(o, ",\"h\":%u", hash);
+	} else {
+		puts_(o, ",\"h\":null");
+	}
+	expansion_file(L.range_start(L.cursor_extent(call)), &line, &col, &off);
+	putf(o, ",\"line\":%u,\"col\":%u,\"off\":%u,\"args\":[", line, col, off);
+	n = L.num_arguments(call);
+	for (int k = 0; k < n; k++) {
+		if (k)
+			put(o, ",", 1);
+		put_argument(o, L.argument(call, (unsigned)k));
+	}
+	puts_(o, "]}");
+}
+
+static void put_function(struct sites *st, CXCursor fn)
+{
+	long n = walk_function(st, fn), kept;
+	int *calls;
+
+	if (n < 0) {
+		st->o.failed = 1;
+		return;
+	}
+	calls = malloc((n ? n : 1) * sizeof(*calls));
+	if (!calls) {
+		st->o.failed = 1;
+		return;
+	}
+	kept = scan_calls(st->nodes, n, &L.walk, st->names, st->count, calls);
+	if (kept) {
+		if (st->n_functions == st->cap_functions) {
+			long cap = st->cap_functions ? 2 * st->cap_functions : 64;
+			CXCursor *p = realloc(st->functions, cap * sizeof(*p));
+
+			if (!p) {
+				st->o.failed = 1;
+				free(calls);
+				return;
+			}
+			st->functions = p;
+			st->cap_functions = cap;
+		}
+		st->functions[st->n_functions] = fn;
+		putf(&st->o, "%s{\"fi\":%ld,\"name\":", st->n_functions ? "," : "", st->n_functions);
+		st->n_functions++;
+		put_cxstring(&st->o, L.walk.cursor_spelling(fn));
+		puts_(&st->o, ",\"calls\":[");
+		for (long k = 0; k < kept; k++) {
+			if (k)
+				put(&st->o, ",", 1);
+			put_call(st, calls[k]);
+		}
+		puts_(&st->o, "]}");
+	}
+	free(calls);
+}
+
+struct top_visit {
+	struct sites *st;
+};
+
+static int visit_top(CXCursor c, CXCursor parent, void *data)
+{
+	struct sites *st = ((struct top_visit *)data)->st;
+	unsigned line, col, off;
+
+	(void)parent;
+	if (!is_mine(&st->mine, expansion_file(L.cursor_location(c), &line, &col, &off)))
+		return CHILD_VISIT_CONTINUE;
+	if (c.kind == CURSOR_FUNCTION_DECL && L.is_definition(c))
+		put_function(st, c);
+	return CHILD_VISIT_CONTINUE;
+}
+
+/* "errors": the diagnostics of error severity or worse, anywhere; "wformat":
+ * the lines of the file's -Wformat warnings */
+static void put_diagnostics(struct sites *st, void *tu)
+{
+	unsigned n = L.num_diagnostics(tu), errors = 0, lines = 0;
+
+	puts_(&st->o, "\"wformat\":[");
+	for (unsigned i = 0; i < n; i++) {
+		void *d = L.diagnostic(tu, i);
+		unsigned line, col, off;
+
+		if (L.severity(d) >= DIAGNOSTIC_ERROR) {
+			errors++;
+		} else {
+			CXString opt = L.option(d, NULL);
+			const char *s = L.walk.c_string(opt);
+
+			if (s && !strncmp(s, "-Wformat", 8) &&
+			    is_mine(&st->mine, expansion_file(L.diagnostic_location(d), &line, &col, &off)))
+				putf(&st->o, "%s%u", lines++ ? "," : "", line);
+			L.walk.dispose_string(opt);
+		}
+		L.dispose_diagnostic(d);
+	}
+	putf(&st->o, "],\"errors\":%u", errors);
+}
+
+static struct sites answer;
+
+/* The JSON of a translation unit (above) whose scanned file is path (real:
+ * its real path); names: the family names, sorted (scan_calls). Returns the
+ * JSON's length, its text at *json until the next call, or -1. */
+long scan_sites(void *tu, const char *path, const char *real, const char *const *names, long count,
+		const char **json)
+{
+	struct sites *st = &answer;
+	struct top_visit v = { st };
+
+	st->o.n = st->decls.o.n = 0;
+	st->o.failed = st->decls.o.failed = 0;
+	st->decls.n = 0;
+	st->mine = (struct mine){ .path = path, .real = real };
+	st->names = names;
+	st->count = count;
+	st->n_functions = 0;
+	put(&st->o, "{", 1);
+	put_diagnostics(st, tu);
+	puts_(&st->o, ",\"functions\":[");
+	L.visit_children(L.tu_cursor(tu), visit_top, &v);
+	puts_(&st->o, "],\"decls\":[");
+	if (st->decls.o.n)
+		put(&st->o, st->decls.o.p, st->decls.o.n);
+	puts_(&st->o, "]}");
+	if (st->o.failed || st->decls.o.failed)
+		return -1;
+	*json = st->o.p;
+	return (long)st->o.n;
+}
+
+/* The cursor of the answer's function "fi": 1, or 0 when there is none. */
+int scan_sites_function(long fi, CXCursor *out)
+{
+	if (fi < 0 || fi >= answer.n_functions)
+		return 0;
+	*out = answer.functions[fi];
+	return 1;
 }

@@ -14,6 +14,7 @@ attribute), so that Python makes cursors of those alone; Nodes.calls is their
 indices, or None (the Python walk: every call is looked at).
 """
 import ctypes
+import json
 import os
 import subprocess
 
@@ -50,9 +51,50 @@ def _library():
         lib.scan_calls.restype = ctypes.c_long
         lib.scan_last_child.argtypes = [ci.Cursor, ctypes.c_void_p, ctypes.POINTER(ci.Cursor)]
         lib.scan_last_child.restype = ctypes.c_int
+        lib.scan_sites_init.argtypes = [ctypes.c_void_p]
+        lib.scan_sites_init.restype = ctypes.c_int
+        lib.scan_sites.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_long,
+                                   ctypes.POINTER(ctypes.c_void_p)]
+        lib.scan_sites.restype = ctypes.c_long
+        lib.scan_sites_function.argtypes = [ctypes.c_long, ctypes.POINTER(ci.Cursor)]
+        lib.scan_sites_function.restype = ctypes.c_int
+        _sites_ready[0] = lib.scan_sites_init(ctypes.c_void_p(ci.conf.lib._handle)) == 0
         _lib = lib
         _api[:] = [_api_table(ci)]
     return _lib
+
+
+_sites_ready = [False]
+
+
+def sites(tu, path, names):
+    """What the scan reads of a translation unit, in one C call (scan_walk.c's
+    scan_sites): {"errors": the error diagnostics, "wformat": the lines of
+    path's -Wformat warnings, "functions": [{"fi", "name", "calls": [{"i"
+    (the call's index in the function's walk), "callee", "h" (the hash of the
+    function declaration it refers to, or None), "line", "col", "off",
+    "args": [{"f", "l", "t", "c", "k", "z", "p"?, "a"?}]}]}] (the functions
+    defined in path that have calls scan_calls keeps), "decls": [[hash,
+    attribute ranges or None]]}, or None without the C library."""
+    lib = _library()
+    if lib is None or not _sites_ready[0]:
+        return None
+    arr = _name_array(names)
+    text = ctypes.c_void_p()
+    n = lib.scan_sites(tu.obj, path.encode(), os.path.realpath(path).encode(), arr, len(arr), ctypes.byref(text))
+    if n < 0:
+        raise MemoryError("scan_sites")
+    return json.loads(ctypes.string_at(text.value, n).decode("utf-8"))
+
+
+def site_function(tu, fi):
+    """The cursor of the function "fi" of the last sites() answer."""
+    ci = _cindex()
+    c = ci.Cursor()
+    if not _library().scan_sites_function(fi, c):
+        raise IndexError(fi)
+    c._tu = tu
+    return c
 
 
 class Nodes:
