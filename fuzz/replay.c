@@ -125,6 +125,7 @@ static long case_body(void *ctx)
 struct alone {
     const struct scn_target *t;
     struct scn_case c;
+    int report; /* a fault in the plain call is left to the sanitizer: its report (the crash state) */
 };
 
 static long alone_body(void *ctx)
@@ -137,12 +138,16 @@ static long alone_body(void *ctx)
     struct sigaction dfl, old[2];
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
-    sigaction(SIGSEGV, &dfl, &old[0]);
-    sigaction(SIGBUS, &dfl, &old[1]);
+    if (!a->report) {
+        sigaction(SIGSEGV, &dfl, &old[0]);
+        sigaction(SIGBUS, &dfl, &old[1]);
+    }
     static char buf[1 << 17];
     scn_case_call_ctx(scn_target_full_call, (void *)a->t, &a->c, buf, sizeof buf);
-    sigaction(SIGSEGV, &old[0], NULL);
-    sigaction(SIGBUS, &old[1], NULL);
+    if (!a->report) {
+        sigaction(SIGSEGV, &old[0], NULL);
+        sigaction(SIGBUS, &old[1], NULL);
+    }
     static struct scn_oracle_ctx x;
     static struct scn_report r;
     if (scn_oracle_init(&x)) return 0;
@@ -153,6 +158,7 @@ static long alone_body(void *ctx)
 
 #define REDUCE_BUDGET 150  /* candidates, each a child process */
 #define REDUCE_SECONDS 20.0
+#define STATE_SECONDS 60.0 /* the reduced case's report, symbolised: slow on a loaded machine */
 
 struct crash_still {
     const struct scn_target *t;
@@ -186,6 +192,7 @@ static void report_death(struct scn_case *c, enum scn_dialect d, const char *whe
     int hung = o->kind == SCN_SUP_HANG;
     for (size_t i = 0; i < cfg.ntargets[d] && !culprit; i++) {
         a.t = cfg.targets[d][i];
+        a.report = 0;
         memcpy(&a.c, c, sizeof a.c);
         in_child(alone_body, &a, 1, &alone_o, &alone_c);
         if (alone_o.kind != SCN_SUP_OK && (alone_o.kind == SCN_SUP_HANG) == hung) {
@@ -199,10 +206,18 @@ static void report_death(struct scn_case *c, enum scn_dialect d, const char *whe
     memcpy(&rc.reduced, c, sizeof *c);
     rc.steps = 0;
     rc.rule = NULL;
+    rc.state[0] = 0;
     if (culprit && !hung) {
         struct crash_still k = { culprit, how, scn_now_ns() + (uint64_t)(REDUCE_SECONDS * 1e9) };
         rc.steps = scn_reduce(&rc.reduced, d, crash_still_pred, &k, REDUCE_BUDGET);
         rc.rule = scn_rootcause_known(&rc.reduced, d, culprit->name, "crash");
+        /* reduced first, signed after: by the sanitizer's report of the
+         * reduced case when it names a place (one bug, one signature,
+         * whichever format met it), else by the reduced case's shape */
+        a.t = culprit;
+        a.report = 1;
+        memcpy(&a.c, &rc.reduced, sizeof a.c);
+        if (!rc.rule) scn_rootcause_crash_state(&rc, alone_body, &a, (uint64_t)(STATE_SECONDS * 1e9));
     }
     const char *oracle = f.oracle;
     rc.klass = rc.rule ? scn_rule_classification(rc.rule->kind) : f.klass;

@@ -13,8 +13,8 @@
 void scn_rootcause_sign(struct scn_rootcause *rc, const char *oracle, enum scn_dialect d)
 {
     scn_case_shape(&rc->reduced, d, rc->shape, sizeof rc->shape);
-    snprintf(rc->signature, sizeof rc->signature, "%s:%s:%s:%s", oracle, rc->rule ? rc->rule->id : rc->shape,
-             rc->targets, rc->klass);
+    snprintf(rc->signature, sizeof rc->signature, "%s:%s:%s:%s", oracle,
+             rc->rule ? rc->rule->id : rc->state[0] ? rc->state : rc->shape, rc->targets, rc->klass);
 }
 
 /* ------------------------------------------------------- memo */
@@ -117,6 +117,7 @@ static void reduce_diff(const struct scn_case *c, struct diff_still *k, const st
         return;
     }
     memcpy(&rc->reduced, c, sizeof *c);
+    rc->state[0] = 0;
     rc->steps = scn_reduce(&rc->reduced, k->d, diff_still, k, SCN_REDUCE_BUDGET);
     rc->rule = df->rule;
     rc->klass = df->klass;
@@ -238,6 +239,7 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
 {
     struct scn_oracle_still k = { x, t, flags, oracle };
     memcpy(&rc->reduced, c, sizeof *c);
+    rc->state[0] = 0;
     rc->steps = scn_reduce(&rc->reduced, d, scn_oracle_still, &k, SCN_REDUCE_BUDGET);
     /* the size the reduced case fails at, for the rules' term size= */
     static struct scn_case again;
@@ -251,6 +253,7 @@ void scn_rootcause_by(const struct scn_case *c, enum scn_dialect d, scn_still_fn
                       const char *target, const char *oracle, const char *klass, struct scn_rootcause *rc)
 {
     memcpy(&rc->reduced, c, sizeof *c);
+    rc->state[0] = 0;
     rc->steps = budget ? scn_reduce(&rc->reduced, d, still, ctx, budget) : 0;
     sign_one(rc, d, target, oracle, klass, 0, 0);
 }
@@ -316,6 +319,7 @@ void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const st
          * reduced while they still do; else the reference fails the
          * expectation too, and nothing says what a smaller case should print */
         memcpy(&rc->reduced, c, sizeof *c);
+        rc->state[0] = 0;
         rc->steps = n_differs ? scn_reduce(&rc->reduced, d, n_still, pair, SCN_REDUCE_BUDGET) : 0;
         sign_one(rc, d, t->name, oracle, "conformance", 0, 0);
         if (n_differs) sign_by_wrong_n(rc, oracle, d, pair);

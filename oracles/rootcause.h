@@ -10,7 +10,10 @@
  * strings and short mantissas. The result is the finding's reproducer.
  *
  * The signature is <oracle>:<what>:<targets>:<classification>, <what> being
- * the id of the rule that explains it, or else the reduced case's shape.
+ * the id of the rule that explains it, else a death's crash state (its
+ * sanitizer report's kind and first frame in the target's own source:
+ * "signed-integer-overflow in getint (vfprintf.c)"), else the reduced case's
+ * shape.
  */
 #ifndef SCN_ROOTCAUSE_H
 #define SCN_ROOTCAUSE_H
@@ -47,8 +50,26 @@ struct scn_rootcause {
     char targets[80];            /* "glibc~ref" (a pair, sorted) or "glibc" */
     const char *klass;           /* classification */
     const struct scn_rule *rule; /* the rule that explains it, or NULL */
+    char state[160];             /* a death's crash state (scn_rootcause_crash_state), or "" */
     char signature[320];
 };
+
+/* The crash state of a sanitizer's report (the text a dying process
+ * printed): "<kind> in <function> (<file>)", the kind the report's
+ * (UBSan's check, "signed-integer-overflow"; ASan's, "heap-buffer-overflow",
+ * "SEGV"), the place UBSan names (its function from the stack when one is
+ * printed, else "<kind> at <file> line <N>") or ASan's first frame outside
+ * the harness (the directories core/, oracles/, fuzz/, programs/ under
+ * root, and the sanitizer's runtime). No ':' in it (the signature's
+ * separator). "" (0) when the text names no place: a plain signal.
+ * Returns the length. */
+size_t scn_crash_state(const char *report, const char *root, char *out, size_t cap);
+
+/* After a death's reduction, sign after reduce: fn(arg) (the reduced case
+ * on the culprit) run once more in a child within limit_ns, its stderr
+ * kept and a stack printed at a sanitizer's death; rc->state its crash
+ * state. 1 when it has one. */
+int scn_rootcause_crash_state(struct scn_rootcause *rc, long (*fn)(void *), void *arg, unsigned long long limit_ns);
 
 /* A differential finding df of case c among targets[0..n) (the reference
  * first, as scn_diff_compare had them): reduced while its pair df->a,

@@ -242,6 +242,17 @@ static long check_candidate(void *vk)
     return 0;
 }
 
+/* The reduced case checked once more, in a child whose sanitizer reports
+ * (not _exit at its first error, as a probe): its crash state. */
+static long report_candidate(void *vk)
+{
+    const struct still_ctx *k = vk;
+    scn_case_watch_calls(NULL, NULL, NULL);
+    struct scn_report r;
+    scn_exec_check_case(k->x, k->t, k->cand, k->flags, &r);
+    return 0;
+}
+
 /* The candidate, checked in a child: it still dies (a fatal signal, an exit
  * during the check, or a fault the oracles caught), or for a hang still
  * stalls for 1 s. What the target says as it dies ("smashed stack
@@ -274,6 +285,11 @@ void conform_isolate_rootcause(const struct scn_case *c, enum scn_dialect d, str
     struct still_ctx k = { x, t, flags, !strcmp(oracle, "hang"), NULL };
     /* a hang costs 1 s per candidate that still hangs: fewer tries */
     scn_rootcause_by(c, d, still_dies, &k, k.hang ? 60 : SCN_REDUCE_BUDGET, t->name, oracle, klass, rc);
+    /* reduced first, signed after: by the reduced case's sanitizer report
+     * when it names a place, one signature for one bug whichever case met it */
+    k.cand = &rc->reduced;
+    if (!k.hang && !rc->rule && scn_rootcause_crash_state(rc, report_candidate, &k, 60000000000ull))
+        scn_rootcause_sign(rc, oracle, d);
     struct memo *m = &memo[nmemo < 32 ? nmemo++ : 31];
     snprintf(m->key, sizeof m->key, "%s", key);
     memcpy(&m->rc, rc, sizeof *rc);

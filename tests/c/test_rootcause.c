@@ -4,6 +4,7 @@
  * turns it into a known bug, and removing the entry makes it new again;
  * records are never cut. Fake targets keep the outcomes independent of the
  * host's libc. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "finding.h"
 #include "rootcause.h"
 #include "rules.h"
+#include "supervise.h"
 #include "target.h"
 
 
@@ -265,8 +267,113 @@ static void test_record_never_cut(void)
     CHECK(strstr(j, "\"signature\":\"differential:%s:good~plus:divergence\"") != NULL, "%.200s", j);
 }
 
+/* ------------------------------------------------ crash states */
+
+/* A getint that wraps, as musl's did before 167dfe96: every digit of a
+ * width multiplies by 10 at one line, whatever the format around it. */
+static long wrap_getint(void *arg)
+{
+    const char *volatile fmt = arg;
+    int w = 0;
+    for (const char *p = fmt; *p; p++)
+        if (*p >= '0' && *p <= '9') w = 10 * w + (*p - '0'); /* the one line that overflows */
+    return w & 1;
+}
+
+/* Another bug: a precision added to a width, at another line. */
+static long wrap_sum(void *arg)
+{
+    const char *volatile fmt = arg;
+    int w = 2147483600, p = (int)strlen(fmt) * 10;
+    int total = w + p; /* another line */
+    return total & 1;
+}
+
+/* A fault with no report: a plain signal. */
+static long plain_abort(void *arg)
+{
+    (void)arg;
+    raise(SIGKILL);
+    return 0;
+}
+
+static const char *crash_signature(long (*fn)(void *), const char *fmt, const char *text)
+{
+    static struct scn_rootcause rc;
+    memcpy(&rc.reduced, parse(text), sizeof rc.reduced);
+    rc.rule = NULL;
+    rc.klass = "crash";
+    snprintf(rc.targets, sizeof rc.targets, "musl");
+    scn_rootcause_crash_state(&rc, fn, (void *)fmt, 60000000000ull);
+    scn_rootcause_sign(&rc, "crash", SCN_DIALECT_ISO);
+    return rc.signature;
+}
+
+/* Two crashing formats through the same UBSan line are one root cause;
+ * two lines are two; a death that prints no report is signed by its
+ * reduced case's shape. */
+static void test_crash_state_signs_a_death(void)
+{
+    char a[320], b[320], c[320];
+    snprintf(a, sizeof a, "%s", crash_signature(wrap_getint, "4294967297", "\"%+ 04294967297.*td\" int:1 ptrdiff:2"));
+    snprintf(b, sizeof b, "%s", crash_signature(wrap_getint, "1$ #4294971391.39", "\"%1$ #4294971391.39f\" double:0x1p+0"));
+    snprintf(c, sizeof c, "%s", crash_signature(wrap_sum, "%.99999d", "\"%.99999d\" int:1"));
+    if (!SCN_SUP_SANITIZED) {
+        printf("test_rootcause: not a sanitized build: the live crash states are not checked\n");
+    } else {
+        CHECK(!strcmp(a, "crash:signed-integer-overflow in wrap_getint (test_rootcause.c):musl:crash"), "%s", a);
+        CHECK(!strcmp(a, b), "one line, two formats: %s / %s", a, b);
+        CHECK(!strcmp(c, "crash:signed-integer-overflow in wrap_sum (test_rootcause.c):musl:crash"), "%s", c);
+    }
+    const char *d = crash_signature(plain_abort, "", "\"%1$ #7x\" int:1");
+    CHECK(!strcmp(d, "crash:%1$ #Nd:musl:crash"), "no report, the shape: %s", d);
+}
+
+/* The crash state read from report texts: UBSan's check and the function
+ * of its place (the stack the death printed), its line when no frame names
+ * it; ASan's kind and first frame outside the harness (root's own
+ * directories and the sanitizer's runtime); nothing for no report. */
+static void test_crash_state_of_reports(void)
+{
+    char out[160];
+    const char *ub =
+        "/b/musl/src/stdio/vfprintf.c:436:13: runtime error: signed integer overflow: 429496729 * 10 cannot be "
+        "represented in type 'int'\n"
+        "    #0 0x4f in __sanitizer_print_stack_trace /build/llvm/compiler-rt/lib/asan/asan_stack.cpp:87:3\n"
+        "    #1 0x50 in stack_at_death /r/oracles/rootcause_state.c:200:5\n"
+        "    #2 0x51 in __ubsan_handle_mul_overflow_abort /build/llvm/compiler-rt/lib/ubsan/ubsan_handlers.cpp:1\n"
+        "    #3 0x52 in getint /b/musl/src/stdio/vfprintf.c:436:13\n"
+        "    #4 0x53 in printf_core /b/musl/src/stdio/vfprintf.c:480:9\n"
+        "    #5 0x54 in scn_case_call_ctx /r/core/case/case_call.c:99:1\n"
+        "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior /b/musl/src/stdio/vfprintf.c:436:13 in\n";
+    scn_crash_state(ub, "/r", out, sizeof out);
+    CHECK(!strcmp(out, "signed-integer-overflow in getint (vfprintf.c)"), "%s", out);
+    scn_crash_state("/b/x/fmt.c:12:3: runtime error: shift exponent 40 is too large for 32-bit type 'int'\n", "/r",
+                    out, sizeof out);
+    CHECK(!strcmp(out, "shift-exponent at fmt.c line 12"), "%s", out);
+    const char *asan =
+        "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x60 at pc 0x1 bp 0x2 sp 0x3\n"
+        "READ of size 1 at 0x60 thread T0\n"
+        "    #0 0x1 in __interceptor_strlen /build/llvm/compiler-rt/lib/sanitizer_common/x.inc:3:1\n"
+        "    #1 0x2 in string /b/linux/lib/vsprintf.c:700:10\n"
+        "    #2 0x3 in vsnprintf /b/linux/lib/vsprintf.c:2800:1\n"
+        "0x60 is located 0 bytes to the right of 16-byte region\n"
+        "allocated by thread T0 here:\n"
+        "    #0 0x9 in malloc /build/llvm/compiler-rt/lib/asan/asan_malloc_linux.cpp:69:3\n"
+        "    #1 0xa in scn_case_arena /r/core/case/case.c:10:1\n"
+        "SUMMARY: AddressSanitizer: heap-buffer-overflow /b/linux/lib/vsprintf.c:700:10 in string\n";
+    scn_crash_state(asan, "/r", out, sizeof out);
+    CHECK(!strcmp(out, "heap-buffer-overflow in string (vsprintf.c)"), "%s", out);
+    CHECK(scn_crash_state("==1==ERROR: AddressSanitizer: SEGV on unknown address 0x0\n"
+                          "    #0 0x1 in scn_case_call_ctx /r/core/case/case_call.c:9:1\n", "/r", out, sizeof out) == 0,
+          "only harness frames: %s", out);
+    CHECK(scn_crash_state("Segmentation fault\n", "/r", out, sizeof out) == 0 && !out[0], "%s", out);
+}
+
 int main(void)
 {
+    test_crash_state_of_reports();
+    test_crash_state_signs_a_death();
     test_one_bug_many_shapes();
     test_known_bug_entries();
     test_shapes();
