@@ -440,8 +440,14 @@ def run_driver(exe, name, argv, wd, opts, timeout):
     ph = Phase(name)
     ph.stdout, ph.stderr = wd / f"{name}.stdout", wd / f"{name}.stderr"
     sanlog = wd / f"sanitizer-{name}"
-    env = dict(os.environ, ASAN_OPTIONS=f"log_path={sanlog}",
-               UBSAN_OPTIONS=f"log_path={sanlog}:print_stacktrace=1:halt_on_error=1",
+    # quoted: the sanitizers' option parser ends a bare value at ',' ':' or a space
+    quote = "'" if '"' in str(sanlog) else '"'
+    if quote in str(sanlog):
+        raise UsageError(f"{wd}: a directory whose path has both kinds of quote cannot take the sanitizers' "
+                         "reports (their options quote a path with one of them): choose another --out")
+    logopt = f"log_path={quote}{sanlog}{quote}"
+    env = dict(os.environ, ASAN_OPTIONS=logopt,
+               UBSAN_OPTIONS=f"{logopt}:print_stacktrace=1:halt_on_error=1",
                **certify_lines.profile_env(wd, name))
     r, w = os.pipe()
     cmd = [str(exe), "--fd", str(w), "--sanitizer-log", str(sanlog)] + opts + argv
