@@ -15,6 +15,11 @@ precisions, *m$, %% before the first specification, positions above 9). The expe
 model_iso's; the flags sit on integer conversions only (a flag after n$ on a skipped double
 is a picolibc bug this family leaves to the known-bug rows: see the report of session 8).
 
+fam_exponent_widths: a field width around floating outputs whose exponent has just one more or
+one fewer digit (decimal 1e99 and 1e100; binary 2^-10, 2^99, 2^999, 2^-1000 for %a), where an
+implementation that counts the exponent's digits apart from writing them (picolibc's
+ndigs_exp) pads by the count.
+
 FAMILIES lists them; families.all_cases() runs them after the others.
 """
 from families import D, I, LD, U, case, float_kind
@@ -111,4 +116,18 @@ def fam_abi_positional():
     return _pair_cases() + _interleaved_cases() + _walk_form_cases()
 
 
-FAMILIES = (fam_abi_positional,)
+def fam_exponent_widths():
+    cite = "C17 7.21.6.1p4 (field width: padded with spaces on the left), p8 (e: at least two exponent digits; a: " \
+           "as many as needed)"
+    out = []
+    for conv, vals in (("e", [1e9, 1e10, 1e-10, 1e99, 1e100, 1e-99, 1e-100, 1e300]),
+                       ("a", [2.0 ** -10, 2.0 ** 10, 2.0 ** -9, 2.0 ** 99, 2.0 ** 100, 2.0 ** -99, 2.0 ** -100,
+                              2.0 ** 999, 2.0 ** 1000, 2.0 ** -999, 2.0 ** -1000, 2.0 ** -1022])):
+        for v in vals:
+            for w in (12, 16):
+                out.append(case("width", "%%%d%s|" % (w, conv), [D(v)], float_kind(conv), cite, kernel=False))
+            out.append(case("width", "%%-%d.1%s|" % (14, conv), [D(-v)], float_kind(conv), cite, kernel=False))
+    return out
+
+
+FAMILIES = (fam_abi_positional, fam_exponent_widths)
