@@ -70,12 +70,13 @@ static int hex_parse(const unsigned char *out, size_t len, size_t pos, int upper
 
 /* The output's digits are v's (v >= 0) at its exponent, cut after its last
  * digit and rounded to nearest, a tie to the even digit (p13 "correctly
- * rounded", the default rounding direction); exact: every digit of v and
+ * rounded", the default rounding direction), or in the case's directed
+ * rounding direction (F.5; neg: the value's sign); exact: every digit of v and
  * nothing left (p8: "sufficient for an exact representation"). v's digits
  * are exact: the scaling by the exponent is checked to lose nothing, and a
  * long double times 16 less its integer part is exact. A carry into a lead
  * of 16 is no output's. */
-static int hex_digits_are(const struct hex_form *h, long double v, int exact, int upper)
+static int hex_digits_are(const struct hex_form *h, long double v, int exact, int upper, int round, int neg)
 {
     if (h->exp < -20000 || h->exp > 20000) return 0;
     long double vs = ldexpl(v, (int)-h->exp);
@@ -92,7 +93,9 @@ static int hex_digits_are(const struct hex_form *h, long double v, int exact, in
     }
     int ok = !exact || r == 0;
     /* r: what is past the cut, in units of the last digit */
-    if (!exact && (r > 0.5L || (r == 0.5L && (n ? digit[n - 1] : lead) % 2))) {
+    int up = round == SCN_ROUND_NEAREST ? r > 0.5L || (r == 0.5L && (n ? digit[n - 1] : lead) % 2)
+           : round == SCN_ROUND_UPWARD ? !neg && r > 0 : round == SCN_ROUND_DOWNWARD ? neg && r > 0 : 0;
+    if (!exact && up) {
         size_t i = n;
         while (i > 0 && digit[i - 1] == 15) digit[--i] = 0;
         if (i > 0) digit[i - 1]++;
@@ -136,7 +139,7 @@ int scn_out_hex_ok(const unsigned char *out, size_t len, const struct scn_hex_wa
     /* the implementation's choice: the leading digit, nonzero for a normalized
      * argument; a zero's exponent is zero */
     if ((want->normal && h.lead == 0) || (v == 0 && h.exp != 0)) return 0;
-    return hex_digits_are(&h, fabsl(v), prec < 0, upper);
+    return hex_digits_are(&h, fabsl(v), prec < 0, upper, want->round, signbit(v) != 0);
 }
 
 /* The field of one output: [a, b) without the padding spaces the width w

@@ -28,6 +28,7 @@ struct scn_hex_want {
     long prec;  /* -1: none */
     long w;
     unsigned flags;
+    unsigned char round; /* enum scn_round: the case's rounding direction, which a precision's cut rounds in */
 };
 int scn_out_hex_ok(const unsigned char *out, size_t len, const struct scn_hex_want *want);
 

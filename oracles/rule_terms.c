@@ -126,6 +126,7 @@ EXACT(t_sharedarg) { UNUSED; return !x->s && scn_form_shared_arg(x->c, x->dialec
 EXACT(t_posnflagstar) { UNUSED; return scn_form_flagged_star_hidden(x->c, x->dialect); }
 EXACT(t_posnstarorder) { UNUSED; return scn_form_star_out_of_order(x->c, x->dialect); }
 EXACT(t_dies) { UNUSED; return x->k->death; }
+EXACT(t_round_directed) { UNUSED; return x->c && x->c->round != SCN_ROUND_NEAREST; }
 EXACT(t_hexvalue)
 {
     UNUSED;
@@ -139,7 +140,8 @@ EXACT(t_hexvalue)
     if (isnan(d) || isinf(d)) return 0;
     /* normalized as the argument's type is: a double's subnormal is one even as a long double */
     int normal = x->val->type == SCN_ARG_LDOUBLE ? isnormal(d) : isnormal((double)d);
-    struct scn_hex_want want = { .v = d, .normal = normal, .conv = x->s->conv, .prec = prec, .w = w, .flags = fl };
+    struct scn_hex_want want = { .v = d, .normal = normal, .conv = x->s->conv, .prec = prec, .w = w, .flags = fl,
+                                 .round = x->c->round };
     return scn_out_hex_ok(k->oa, k->la, &want) && scn_out_hex_ok(k->ob, k->lb, &want);
 }
 EXACT(t_digitsonly)

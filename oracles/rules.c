@@ -290,6 +290,7 @@ int scn_rule_matches(const struct scn_rule *al, enum scn_dialect dialect, const 
         static struct scn_case tmp;
         size_t sl = strlen(spec);
         scn_case_init(&tmp, spec, sl);
+        if (c) tmp.round = c->round;
         tmp.nargs = value ? 1 : 0;
         if (value) tmp.args[0] = *value;
         if (value && (value->type == SCN_ARG_STR || value->type == SCN_ARG_WSTR) && c) {

@@ -21,6 +21,7 @@ int scn_sections_of(const struct scn_case *c, enum scn_dialect d, struct scn_sec
     memcpy(m->args, c->args, sizeof m->args);
     m->nargs = c->nargs;
     m->nsizes = c->nsizes;
+    m->round = c->round;
     memcpy(m->sizes, c->sizes, sizeof m->sizes);
     m->positional = 0;
     size_t end = strnlen(c->fmt, c->fmt_len);
@@ -166,6 +167,7 @@ int scn_sections_render(const struct scn_sections *m, struct scn_case *c)
     for (size_t k = 0; k < no; k++)
         if (scn_case_add_arg(c, &m->args[order[k]], m->arena)) return -1;
     c->nsizes = m->nsizes;
+    c->round = m->round;
     memcpy(c->sizes, m->sizes, sizeof c->sizes);
     return 0;
 }

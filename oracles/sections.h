@@ -35,6 +35,7 @@ struct scn_sections {
     struct scn_arg args[SCN_CASE_MAX_ARGS];
     size_t nsizes;
     size_t sizes[SCN_CASE_MAX_SIZES];
+    unsigned char round; /* the case's rounding direction (case.h): every edit keeps it */
     size_t lit_used;
     char lit[SCN_CASE_MAX_FMT + 1];
     _Alignas(16) char arena[SCN_CASE_ARENA]; /* strings only ever get shorter: offsets stay valid */

@@ -210,6 +210,7 @@ int scn_spec_subcase(const struct scn_case *c, const struct scn_spec *s, struct 
     }
     f[k] = 0;
     scn_case_init(d, f, k);
+    d->round = c->round; /* the sub-case is called under the case's rounding direction */
     if (s->warg >= 0 && scn_case_add_arg(d, &c->args[s->warg], c->arena)) return -1;
     if (s->parg >= 0 && scn_case_add_arg(d, &c->args[s->parg], c->arena)) return -1;
     if (s->varg >= 0 && scn_case_add_arg(d, &c->args[s->varg], c->arena)) return -1;
