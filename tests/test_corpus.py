@@ -21,7 +21,7 @@ CATEGORY_PREFIXES = ("int.", "char.", "str.", "ptr.", "flags.", "width", "precis
                      "positional", "n", "percent", "float.", "wide.", "trunc", "error", "kernel.")
 KNOWN_CATEGORIES = {"int.d", "int.u", "int.o", "int.x", "int.b", "char.c", "str.s", "ptr.p", "width",
                     "precision", "positional", "n", "percent", "float.f", "float.e", "float.g", "float.a",
-                    "float.inf-nan", "float.long-double", "float.hard", "wide.lc", "wide.ls", "trunc", "error"}
+                    "float.inf-nan", "float.long-double", "float.hard", "float.round", "wide.lc", "wide.ls", "trunc", "error"}
 
 
 def tsv_files():
@@ -65,7 +65,7 @@ def test_every_line_well_formed():
         assert kind in ("std", "impl"), (f, no)
         assert cite.strip() == cite and cite, (f, no)
         c = casetext.Case.parse(text)                        # C: raises on any malformed/non-canonical token
-        assert casetext.Case(c.fmt, c.args, c.sizes).text() == text
+        assert casetext.Case(c.fmt, c.args, c.sizes, c.round).text() == text
         for col in (iso, kern):
             casetext.parse_expected(col)                     # C, and the text is the canonical one
         assert not (iso == "-" and kern == "-"), (f, no)

@@ -54,11 +54,13 @@ def build(oracle, cases=None, file_of=file_of):
     lines = {name: [] for name, _ in FILES}
     seen = set()
     for c in (families.all_cases() if cases is None else cases):
-        text = casetext.Case(c.fmt, c.args, c.sizes).text()
+        direction = getattr(c, "round", "nearest")  # families_round's cases carry one
+        text = casetext.Case(c.fmt, c.args, c.sizes, direction).text()
         if text in seen:
             continue
         seen.add(text)
         iso = "-"
+        oracle.round = direction
         if c.iso:
             try:
                 out, nv = model_iso.iso_expected(c.fmt, c.args, oracle)

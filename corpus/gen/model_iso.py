@@ -287,7 +287,7 @@ def conv_float(sp, fp: FP, width, prec, oracle):
         if upper:
             body = body.upper()
     else:  # a A
-        body = hexfloat(fp, prec, alt)
+        body = hexfloat(fp, prec, alt, getattr(oracle, "round", "nearest"))
         pre = "0x"
         if upper:
             body = body.upper()
@@ -302,11 +302,13 @@ def conv_float(sp, fp: FP, width, prec, oracle):
     return pad(sign.encode(), body.encode(), width, fl, True)
 
 
-def hexfloat(fp: FP, prec, alt):
+def hexfloat(fp: FP, prec, alt, direction="nearest"):
     """%a without sign and "0x". REF-CHOICE: leading digit 1 for every
     non-zero value (double and long double, subnormals too), zero is 0x0p+0,
     no precision: shortest exact (trailing zeros dropped), with a precision:
-    rounded to nearest, ties to even."""
+    rounded in the case's direction (C17 F.5, 7.21.6.1p8 'a'): to nearest,
+    ties to even, or the absolute value away from zero (upward for a positive
+    value, downward for a negative one) or toward zero."""
     m, e = fp.m, fp.e
     if m == 0:
         frac = "" if prec is None else "0" * prec
@@ -324,8 +326,10 @@ def hexfloat(fp: FP, prec, alt):
         drop = (nd - prec) * 4
         q, r = full >> drop, full & ((1 << drop) - 1)
         half = 1 << (drop - 1)
-        if r > half or (r == half and (q & 1)):
-            q += 1
+        if direction == "nearest":
+            q += r > half or (r == half and (q & 1))
+        elif direction == ("downward" if fp.sign else "upward"):   # away from zero
+            q += r != 0
         if q >> (prec * 4) >= 2:       # carry into the leading digit: 2.0 -> 1.0 * 2
             q = 1 << (prec * 4)
             E += 1

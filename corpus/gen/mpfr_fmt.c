@@ -2,13 +2,19 @@
  * scnfuzz conformance corpus generator (corpus/gen/generate.py).
  *
  * Reads requests on stdin, one per line:
- *     D <16 hex digits: IEEE-754 binary64 bits> <e|f> <precision>
- *     L <4 hex digits: sign+exponent> <16 hex digits: significand> <e|f> <precision>
- * and answers one line each: mpfr_asprintf("%.<prec>RN<e|f>") of |value|,
- * rounded to nearest, ties to even. The value is set exactly (mpfr_t with 64
- * bits of precision holds every double and every long double). The Python
- * model adds sign, flags, width, the %g rules and the C exponent form.
- * Non-finite values are not requested. Output is flushed after every line.
+ *     D <16 hex digits: IEEE-754 binary64 bits> <e|f> <precision> [N|U|D|Z]
+ *     L <4 hex digits: sign+exponent> <16 hex digits: significand> <e|f> <precision> [N|U|D|Z]
+ * and answers one line each: mpfr_asprintf("%.<prec>R<mode><e|f>") of the
+ * value, in the rounding direction the last field names (C17 F.5: a
+ * conversion honours the current direction): N to nearest, ties to even (the
+ * default), U toward +inf (MPFR_RNDU), D toward -inf (MPFR_RNDD), Z toward
+ * zero (MPFR_RNDZ). To nearest, the value's absolute value is converted (the
+ * digits do not depend on the sign); in a directed mode the signed value, since
+ * upward rounds -1.5 to -1 and 1.5 to 2 (the answer has its '-' then). The
+ * value is set exactly (mpfr_t with 64 bits of precision holds every double
+ * and every long double). The Python model adds sign, flags, width, the %g
+ * rules and the C exponent form. Non-finite values are not requested. Output
+ * is flushed after every line.
  */
 #include <mpfr.h>
 #include <stdint.h>
@@ -22,12 +28,12 @@ int main(void)
     mpfr_t x;
     mpfr_init2(x, 64);
     while (fgets(line, sizeof line, stdin)) {
-        char kind, conv;
+        char kind, conv, mode = 'N';
         int prec;
         if (line[0] == 'D') {
             unsigned long long bits;
             double d;
-            if (sscanf(line, "%c %llx %c %d", &kind, &bits, &conv, &prec) != 4)
+            if (sscanf(line, "%c %llx %c %d %c", &kind, &bits, &conv, &prec, &mode) < 4)
                 return 2;
             memcpy(&d, &bits, sizeof d);
             mpfr_set_d(x, d, MPFR_RNDN);
@@ -36,7 +42,7 @@ int main(void)
             unsigned long long mant;
             unsigned char b[sizeof(long double)];
             long double ld;
-            if (sscanf(line, "%c %x %llx %c %d", &kind, &se, &mant, &conv, &prec) != 5)
+            if (sscanf(line, "%c %x %llx %c %d %c", &kind, &se, &mant, &conv, &prec, &mode) < 5)
                 return 2;
             memset(b, 0, sizeof b);
             memcpy(b, &mant, 8);
@@ -47,10 +53,17 @@ int main(void)
         } else {
             return 2;
         }
-        mpfr_abs(x, x, MPFR_RNDN);
+        mpfr_rnd_t rnd;
+        switch (mode) {
+        case 'N': rnd = MPFR_RNDN; mpfr_abs(x, x, MPFR_RNDN); break;
+        case 'U': rnd = MPFR_RNDU; break;
+        case 'D': rnd = MPFR_RNDD; break;
+        case 'Z': rnd = MPFR_RNDZ; break;
+        default: return 2;
+        }
         char *out = NULL;
-        int n = conv == 'e' ? mpfr_asprintf(&out, "%.*RNe", prec, x)
-                            : mpfr_asprintf(&out, "%.*RNf", prec, x);
+        int n = conv == 'e' ? mpfr_asprintf(&out, "%.*R*e", prec, rnd, x)
+                            : mpfr_asprintf(&out, "%.*R*f", prec, rnd, x);
         if (n < 0)
             return 3;
         fputs(out, stdout);
