@@ -6,13 +6,14 @@ IPv4 byte of 99 (a hundreds digit printed for 99), a FourCC byte 0x7e ('~', the 
 a letter after %pISh that is no order letter, a bitmap whose top chunk has 5 bits and a small
 value (its zero-padded hex width), a bitmap of more than 2016 bits (the 64-bit word of chunk
 2016), times before 0000-03-01 (the floor division of a negative day count by the 400-year era)
-and %0px of NULL (the 0 flag with pointer_string's own zero padding). Each expectation is
+%0px of NULL (the 0 flag with pointer_string's own zero padding) and the Latin-1 letters
+after %p that lib/ctype.c counts as alphanumeric (skipped with the extension) or not (0xd7, 0xf7). Each expectation is
 model_kernel's (lib/vsprintf.c and kernel/time/timeconv.c as the model reads them), kernel
 column only, as every %p extension case (families_pext.py).
 
 FAMILIES lists them; families.all_cases() runs them after the others.
 """
-from families import I
+from families import I, case
 from families_pext import PCITE, _kcase, sockaddr_in, time64
 
 SURVIVORS = "; a case for impl/'s surviving mutants (scnfuzz mutate, issue 23)"
@@ -47,6 +48,12 @@ def fam_impl_kernel_values():
     # pointer_string(): no width: 16 digits zero-padded, whatever the flags said
     for f in ("%0px|", "%-px|", "%0-px|"):
         k("kernel.px", f, [("mem", None)], "; NULL unhashed")
+    # pointer(): the alphanumerics after %p are the extension and are skipped, with lib/ctype.c's
+    # Latin-1 letters (0xc0-0xff but 0xd7 and 0xf7, the multiplication and division signs) among them
+    cite = ("lib/vsprintf.c pointer(), pointer_string(); lib/ctype.c _ctype[] (Latin-1: 0xd7, 0xf7 are _P); "
+            "plain %p as no_hash_pointers")
+    for f in ("%p\xd7|", "%p\xf7|", "%px\xd7|", "%p\xe9|", "%px\xe9|"):
+        out.append(case("kernel.ptr", f, [("ptr", 0x1234)], "std", cite + SURVIVORS, iso=False))
     return out
 
 
