@@ -279,3 +279,146 @@ def test_c_sites_are_the_bindings_sites(tmp_path):
             assert by_c[2] and [r["callee"] for r in by_c[0][0]] == ["snprintf", "vlog", "plog", "snprintf"]
             assert by_c[0][0][-1]["args"][0]["literal"] == "abc"
     assert found >= 21
+
+
+REPARSED_A = """typedef __SIZE_TYPE__ size_t;
+int snprintf(char *, size_t, const char *, ...);
+#define WHO "a"
+#include "local.h"
+int fa(char *b) { return snprintf(b, 64, "%s:%d %s", __FILE__, __LINE__, WHO LOCAL); }
+"""
+REPARSED_B = """typedef __SIZE_TYPE__ size_t;
+int snprintf(char *, size_t, const char *, ...);
+#ifdef WHO
+#error the macros of the file before this one are seen
+#endif
+#include "local.h"
+int fb(char *b) { return snprintf(b, 64, "%s %s %s", __FILE__, LOCAL, "b"); }
+"""
+
+
+def test_reparsed_unit_is_each_file_alone(tmp_path, monkeypatch):
+    """A parser process parses the files of one group of flags through one
+    translation unit, reparsed with each file #included by the virtual main
+    file (scan_parse.reparse_include): each file's call sites, arguments'
+    literals (its __FILE__ as given, relative or absolute, its __LINE__, its
+    quoted includes), error count and -Wformat lines are those it has
+    parsed alone, and nothing of the file before it is seen."""
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan_parse, scan_walk
+    scan_walk.build(str(tmp_path))
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "a.c").write_text(REPARSED_A)
+    (sub / "b.c").write_text(REPARSED_B)
+    (sub / "local.h").write_text('#define LOCAL "here"\n')
+    monkeypatch.chdir(tmp_path)
+    flags = ["-x", "c", "-Wformat"]
+    for paths in (["sub/a.c", "sub/b.c", "sub/a.c"], [str(sub / "b.c"), str(sub / "a.c")]):
+        scan_parse._KEPT.clear()
+        for p in paths:
+            alone = scan_parse.FileScan(p, flags)
+            want = (alone.scan(), alone.errors, alone.format_warnings)
+            got = scan_parse.scan_file((p, flags, None))
+            assert (got["calls"], got["candidates"], got["parse_errors"]) == (want[0][0], want[0][1], want[1])
+            assert got["parse_errors"] == 0 and len(got["calls"]) == 1
+            lits = [a["literal"] for a in got["calls"][0]["args"]]
+            assert lits[0] == p and lits[-1] == ("ahere" if p.endswith("a.c") else "b")
+        assert len(scan_parse._KEPT) == 1  # one unit, reparsed
+
+
+def test_prelude_kept_across_runs(tmp_path):
+    """build_prelude with a cache: the second run with the same flags and
+    headers gets the same precompiled header without building it; a byte
+    changed in a header that a chosen header includes builds it again; the
+    files parse through it as through one built by the run."""
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan, scan_parse
+    inc, cache = tmp_path / "inc", tmp_path / "cache"
+    inc.mkdir()
+    (inc / "deep.h").write_text("#define DEEP_WIDTH 4\n")
+    (inc / "common.h").write_text('#ifndef COMMON_H\n#define COMMON_H\n#include "deep.h"\n'
+                                  "typedef __SIZE_TYPE__ size_t;\n"
+                                  "__attribute__((format(printf, 2, 3))) int logf_(int, const char *, ...);\n#endif\n")
+    files = []
+    for n in range(3):
+        f = tmp_path / f"f{n}.c"
+        f.write_text('#include "common.h"\nvoid g%d(void) { logf_(1, "%%*d", DEEP_WIDTH, %d); }\n' % (n, n))
+        files.append(str(f))
+    flags = ["-x", "c", "-I", str(inc)]
+    pch = scan.build_prelude(files, flags, str(tmp_path), str(cache))
+    manifest = pathlib.Path(pch).parent / "manifest.json"
+    assert pch.startswith(str(cache)) and manifest.is_file()
+    assert str(inc / "deep.h") in json.loads(manifest.read_text())["files"]
+    built = os.stat(pch).st_mtime_ns
+    assert scan.build_prelude(files, flags, str(tmp_path), str(cache)) == pch
+    assert os.stat(pch).st_mtime_ns == built  # not built again
+    alone = scan.build_prelude(files, flags, str(tmp_path))  # the run's own, as without a cache
+    for f in files:
+        kept, own = scan_parse.FileScan(f, flags, pch), scan_parse.FileScan(f, flags, alone)
+        assert kept.scan() == own.scan() and kept.errors == own.errors == 0
+        assert [c["args"][0]["type"] for c in kept.scan()[0]] == ["int"]
+    (inc / "deep.h").write_text("#define DEEP_WIDTH 5\n")
+    assert scan.build_prelude(files, flags, str(tmp_path), str(cache)) == pch
+    assert os.stat(pch).st_mtime_ns != built  # the header changed: built again
+
+
+BATCH_FILES = {
+    "common.h": '#ifndef COMMON_H\n#define COMMON_H\ntypedef __SIZE_TYPE__ size_t;\n'
+                'int snprintf(char *, size_t, const char *, ...);\n#endif\n',
+    "own.h": '#ifndef OWN_H\n#define OWN_H\n#define OWN "own"\n#endif\n',
+    # a's macro TAG is saved and restored around it: b defines its own
+    "a.c": '#include "common.h"\n#define TAG "a"\nstatic int helper(void) { return 1; }\n'
+           'int fa(char *b) { return snprintf(b, 8, "%s%d", TAG, helper()); }\n',
+    "b.c": '#include "common.h"\n#ifndef TAG\n#define TAG "b"\n#endif\n'
+           'int fb(char *b) { return snprintf(b, 8, "%s", TAG); }\n',
+    # c calls a's static helper: alone, an implicit declaration
+    "c.c": '#include "common.h"\nint fc(char *b) { return snprintf(b, 8, "%d", helper()); }\n',
+    # d defines a helper too: alone, no redefinition
+    "d.c": '#include "common.h"\nstatic long helper(void) { return 2; }\n'
+           'int fd(char *b) { return snprintf(b, 8, "%ld", helper()); }\n',
+    # f's header outside the prelude defines OWN, which g tests
+    "f.c": '#include "common.h"\n#include "own.h"\nint ff(char *b) { return snprintf(b, 8, "%s", OWN); }\n',
+    "g.c": '#include "common.h"\n#ifdef OWN\n#define G "seen"\n#else\n#define G "g"\n#endif\n'
+           'int fg(char *b) { return snprintf(b, 8, "%s", G); }\n',
+    # e #includes a (so a's text is e's as well)
+    "e.c": '#include "a.c"\nint fe(char *b) { return snprintf(b, 8, "%u", 1u); }\n',
+}
+
+
+def test_batch_members_are_each_file_alone(tmp_path):
+    """scan_batch: files parsed as one translation unit give each file's own
+    call sites, candidates and error count; a file's macros (and those of
+    its headers outside the prelude) are restored after it; a member that
+    refers to another's declaration, shares a name with it, or that another
+    member #includes is parsed alone again, and so is every member after a
+    header whose macros were not saved."""
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan, scan_parse, scan_walk
+    assert scan_walk.build(str(tmp_path))
+    src = tmp_path / "src"
+    src.mkdir()
+    for name, text in BATCH_FILES.items():
+        (src / name).write_text(text)
+    flags = ["-x", "c", "-I", str(src)]
+    order = ["a.c", "b.c", "c.c", "d.c", "f.c", "g.c", "e.c"]
+    paths = [str(src / n) for n in order]
+    pch, outside = scan.prelude(paths, flags, str(tmp_path))  # common.h, which most include
+    own = str(src / "own.h")
+    assert pch and outside[str(src / "f.c")] == [own] and outside[str(src / "e.c")] == [str(src / "a.c")]
+    alone = {}
+    for p in paths:
+        fs = scan_parse.FileScan(p, flags, pch)
+        calls, cands = fs.scan()
+        alone[p] = (calls, cands, fs.errors)
+    for saved, again in (([own], {"a.c", "c.c", "d.c", "e.c"}), ([], {"a.c", "c.c", "d.c", "g.c", "e.c"})):
+        scan_parse._KEPT.clear()
+        headers = dict(outside)
+        headers[str(src / "f.c")] = saved
+        got = scan_parse.scan_batch((paths, flags, pch, headers))
+        for p, r in zip(paths, got):
+            assert (r["calls"], r["candidates"], r["parse_errors"]) == alone[p], p
+        assert {n for n, r in zip(order, got) if r.get("again")} == again
+        assert {n for n, r in zip(order, got) if r.get("batched")} == set(order) - again
+    literals = {n: alone[str(src / n)][0][0]["args"][0]["literal"] for n in ("b.c", "g.c")}
+    assert literals == {"b.c": "b", "g.c": "g"}

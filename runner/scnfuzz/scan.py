@@ -16,6 +16,9 @@ declarations (scan_parse). Each function body is walked in one C call
 """
 import collections
 import concurrent.futures
+import contextlib
+import fcntl
+import hashlib
 import json
 import multiprocessing
 import os
@@ -29,6 +32,7 @@ import time
 from .errors import UsageError, read_json
 
 PRELUDE_MIN_FILES = 16
+BATCH = 8
 SOURCE_EXT = (".c",)
 
 
@@ -53,6 +57,12 @@ def add_parser(sub, epilog):
     p.add_argument("--jobs", type=int, default=2, metavar="N", help="parser processes (default 2)")
     p.add_argument("--no-prelude", action="store_true", help="parse every header with each file (no "
                    "precompiled header of the common ones)")
+    p.add_argument("--prelude-cache", metavar="DIR", help="where the precompiled headers are kept across runs, "
+                   "each checked against the bytes of every header it read (default: scan-preludes in the "
+                   "suite's build directory; 'none': built again by each run)")
+    p.add_argument("--batch", type=int, default=BATCH, metavar="N", help="files parsed as one translation unit "
+                   f"(default {BATCH}; 1: each file alone); a file that another one of its batch could change "
+                   "is parsed alone again")
     p.add_argument("--profile", metavar="FILE", help="also write the format profile as JSON to FILE")
     p.add_argument("--out", metavar="DIR", help="the run directory (default reports/<UTC stamp>-scan/)")
 
@@ -100,18 +110,33 @@ def kernel_flags(tree, shim):
     arch = os.path.join(tree, "arch", "x86", "include")
     os.makedirs(os.path.join(shim, "asm"), exist_ok=True)
     os.makedirs(os.path.join(shim, "generated"), exist_ok=True)
-    open(os.path.join(shim, "generated", "autoconf.h"), "w").close()
+    _write_once(os.path.join(shim, "generated", "autoconf.h"), "")
     for generic, own in ((os.path.join(inc, "asm-generic"), os.path.join(arch, "asm")),
                          (os.path.join(inc, "uapi", "asm-generic"), os.path.join(arch, "uapi", "asm"))):
         for h in sorted(os.listdir(generic)) if os.path.isdir(generic) else []:
             dst = os.path.join(shim, "asm", h)
-            if h.endswith(".h") and not os.path.exists(os.path.join(own, h)) and not os.path.exists(dst):
-                with open(dst, "w") as f:
-                    f.write(f"#include <asm-generic/{h}>\n")
+            if h.endswith(".h") and not os.path.exists(os.path.join(own, h)):
+                _write_once(dst, f"#include <asm-generic/{h}>\n")
     return ["-nostdinc", "-D__KERNEL__", "-DCONFIG_X86_64=1", "-DCONFIG_64BIT=1", "-DCONFIG_PRINTK=1",
             "-I", arch, "-I", shim, "-I", inc, "-I", os.path.join(arch, "uapi"), "-I", os.path.join(inc, "uapi"),
             "-include", os.path.join(inc, "linux", "kconfig.h"),
             "-include", os.path.join(inc, "linux", "compiler_types.h")]
+
+
+def _write_once(path, text):
+    """path holds text: written (through a rename, so that another scan
+    reading the same stand-in headers never sees half a file) unless it
+    already does."""
+    try:
+        with open(path) as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 _INCLUDE = re.compile(rb'^[^\S\n]*#[^\S\n]*include[^\S\n]*(?:<([^>\n]*)>|"([^"\n]*)")', re.M)
@@ -169,15 +194,33 @@ def _resolve(kind, name, src, dirs):
     return None
 
 
-def build_prelude(files, flags, where):
+def build_prelude(files, flags, where, cache=None):
     """A precompiled header of the guarded headers that at least two of files
     include (each file then loads it instead of parsing them again), or None.
-    Function bodies are skipped: the calls scanned are the main file's."""
-    from .mutator import _cindex
-    from .scan_parse import KEEP_GOING
+    Function bodies are skipped: the calls scanned are the main file's. With
+    cache (a directory), the prelude is kept there across runs (PreludeCache)."""
+    return prelude(files, flags, where, cache)[0]
+
+
+def prelude(files, flags, where, cache=None):
+    """(build_prelude's answer, {file: the headers it includes that the
+    prelude does not hold})."""
+    common, headers = _common_headers(files, flags)
+    outside = _outside(headers, set(common), _include_dirs(flags))
+    if not common:
+        return None, outside
+    if cache:
+        return PreludeCache(cache, flags, common).get(), outside
+    return _precompile(common, flags, where)[0], outside
+
+
+def _common_headers(files, flags):
+    """(the guarded headers two or more of files include, {file: the headers
+    it includes})."""
     dirs = _include_dirs(flags)
-    count, order, found = collections.Counter(), {}, {}
+    count, order, found, headers = collections.Counter(), {}, {}, {}
     for f in files:
+        headers[f] = []
         for kind, name in dict.fromkeys(_includes(f)):
             key = (kind, name) if kind == "<" else (kind, name, os.path.dirname(f))
             if key not in found:
@@ -186,9 +229,48 @@ def build_prelude(files, flags, where):
             if h:
                 count[h] += 1
                 order.setdefault(h, len(order))
-    common = [h for h in sorted(count, key=lambda h: order[h]) if count[h] >= 2 and _guarded(h)]
-    if not common:
-        return None
+                headers[f].append(h)
+    return [h for h in sorted(count, key=lambda h: order[h]) if count[h] >= 2 and _guarded(h)], headers
+
+
+def _outside(headers, common, dirs):
+    """{file: the headers outside the prelude that its #include lines reach,
+    through the #include lines of those headers}: the files whose macros a
+    batch saves around the file (scan_parse.batch_main). Read from #include
+    lines, so only a choice: scan_batch checks it against clang's own record
+    of the headers read."""
+    below = {}
+
+    def reach(h):
+        if h not in below:
+            below[h] = []
+            below[h] = [r for kind, name in dict.fromkeys(_includes(h))
+                        if (r := _resolve(kind, name, h, dirs)) and r not in common]
+        return below[h]
+
+    out = {}
+    for f, hs in headers.items():
+        seen, todo = {}, [h for h in hs if h not in common]
+        while todo:
+            h = todo.pop()
+            if h not in seen:
+                seen[h] = True
+                todo += reach(h)
+        out[f] = sorted(seen)
+    return out
+
+
+def batches(files, size):
+    """The files in batches of up to size (scan_parse.scan_batch), in order."""
+    size = max(size, 1)
+    return [files[i:i + size] for i in range(0, len(files), size)]
+
+
+def _precompile(common, flags, where, pch_name="prelude.pch"):
+    """where/prelude.h (#include of each of common) precompiled into
+    where/pch_name: (that path, the translation unit)."""
+    from .mutator import _cindex
+    from .scan_parse import KEEP_GOING
     ci = _cindex()
     header = os.path.join(where, "prelude.h")
     with open(header, "w") as out:
@@ -196,9 +278,94 @@ def build_prelude(files, flags, where):
     tu = ci.Index.create().parse(header, args=list(flags) + ["-x", "c-header", "-Wno-everything"],
                                  options=ci.TranslationUnit.PARSE_INCOMPLETE | KEEP_GOING |
                                  ci.TranslationUnit.PARSE_SKIP_FUNCTION_BODIES)
-    pch = os.path.join(where, "prelude.pch")
+    pch = os.path.join(where, pch_name)
     tu.save(pch)
-    return pch
+    return pch, tu
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            h.update(f.read())
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _clang_version(ci):
+    """libclang's version text ("Debian clang version 14.0.6"), and the
+    path of the library: a precompiled header is read only by its own."""
+    L = ci.conf.lib
+    L.clang_getClangVersion.restype = ci._CXString
+    L.clang_getClangVersion.errcheck = ci._CXString.from_result
+    return [L.clang_getClangVersion(), os.path.realpath(L._name) if os.sep in L._name else L._name]
+
+
+class PreludeCache:
+    """A prelude kept across runs: <cache>/<key>/prelude.pch, key the hash of
+    the libclang, the flags and the headers chosen; valid while every file its
+    parse read (manifest.json: each path with the sha256 of its bytes, the
+    headers that the chosen ones include among them) has the same bytes, else
+    built again in place. A lock file keeps two scans from building one entry
+    at once; the least recently used entries beyond KEEP are removed."""
+    KEEP = 8
+
+    def __init__(self, cache, flags, common):
+        from .mutator import _cindex
+        ci = _cindex()
+        ident = json.dumps([_clang_version(ci), list(flags), common])
+        self.root = cache
+        self.dir = os.path.join(cache, hashlib.sha256(ident.encode()).hexdigest()[:32])
+        self.flags, self.common = flags, common
+        self.pch = os.path.join(self.dir, "prelude.pch")
+        self.manifest = os.path.join(self.dir, "manifest.json")
+
+    def valid(self):
+        try:
+            with open(self.manifest) as f:
+                files = json.load(f)["files"]
+        except (OSError, ValueError, KeyError):
+            return False
+        return os.path.isfile(self.pch) and all(_sha256(p) == h for p, h in files.items())
+
+    def get(self):
+        from . import runs
+        os.makedirs(self.dir, exist_ok=True)
+        with open(os.path.join(self.dir, "lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self.valid():
+                os.utime(self.manifest)  # its use, for the pruning
+                return self.pch
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.manifest)
+            tmp, tu = _precompile(self.common, self.flags, self.dir, f"prelude.pch.{os.getpid()}.tmp")
+            read = {os.path.join(self.dir, "prelude.h")}
+            read.update(i.include.name for i in tu.get_includes() if i.include)
+            files = {os.path.realpath(p): _sha256(os.path.realpath(p)) for p in sorted(read)}
+            os.replace(tmp, self.pch)
+            runs.write_atomic(self.manifest, json.dumps({"files": files}, indent=0) + "\n")
+        self._prune()
+        return self.pch
+
+    def _prune(self):
+        entries = []
+        for d in os.listdir(self.root):
+            m = os.path.join(self.root, d, "manifest.json")
+            with contextlib.suppress(OSError):
+                entries.append((os.stat(m).st_mtime, os.path.join(self.root, d)))
+        for _, d in sorted(entries, reverse=True)[self.KEEP:]:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def _prelude_cache(arg):
+    """The directory of the kept preludes, or None (--prelude-cache none)."""
+    if arg == "none":
+        return None
+    if arg:
+        return os.path.abspath(arg)
+    from . import build
+    return os.path.join(build.tool("scn-conform").parents[1], "scan-preludes")
 
 
 def main(args):
@@ -212,9 +379,13 @@ def main(args):
     if not files:
         raise UsageError(f"scan: no C files ({', '.join(SOURCE_EXT)}) in {' '.join(args.src)}")
     tmp = tempfile.mkdtemp(prefix="scnfuzz-scan-")
+    cache = None if args.no_prelude else _prelude_cache(args.prelude_cache)
     base = ["-x", "c", "-std=gnu11"]
     if args.kernel:
-        base += kernel_flags(args.kernel, os.path.join(tmp, "shim"))
+        # the stand-in headers are read by the kept prelude: beside it, one directory per tree
+        tree = hashlib.sha256(os.path.realpath(args.kernel).encode()).hexdigest()[:16]
+        base += kernel_flags(args.kernel, os.path.join(cache, "kernel-shim", tree) if cache
+                             else os.path.join(tmp, "shim"))
     for d in args.includes:
         base += ["-I", os.path.abspath(d)]
     base += [f"-D{d}" for d in args.defines]
@@ -230,19 +401,24 @@ def main(args):
         groups[tuple(base + cc.get(os.path.realpath(f), []))].append(f)
     jobs = []
     for n, (flags, fs) in enumerate(groups.items()):
-        pch = None
+        pch, outside = None, {}
         if not args.no_prelude and len(fs) >= PRELUDE_MIN_FILES:
             where = os.path.join(tmp, f"g{n}")
             os.makedirs(where)
-            pch = build_prelude(fs, flags, where)
-        jobs += [(f, list(flags), pch) for f in fs]
-    results = []
+            pch, outside = prelude(fs, flags, where, cache)
+        # batches only over a prelude: without one, every member's headers are its own
+        jobs += [(b, list(flags), pch, {f: outside[f] for f in b} if len(b) > 1 else None)
+                 for b in batches(fs, args.batch if pch else 1)]
     if args.jobs == 1:
-        results = [scan_parse.scan_file(j) for j in jobs]
+        done = [scan_parse.scan_batch(j) for j in jobs]
     else:
         ctx = multiprocessing.get_context("fork")
         with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=ctx) as ex:
-            results = list(ex.map(scan_parse.scan_file, jobs, chunksize=4))
+            done = list(ex.map(scan_parse.scan_batch, jobs, chunksize=1))
+    by_file = {}
+    for (paths, _, _, _), rs in zip(jobs, done):
+        by_file.update(zip(paths, rs))
+    results = [by_file[f] for f in files]
     seconds = time.monotonic() - t0
     shutil.rmtree(tmp, ignore_errors=True)  # the prelude and the kernel's stand-in headers
     calls, findings, profile, failed = scan_report.analyse(results, bool(args.kernel))
@@ -254,6 +430,10 @@ def main(args):
     if args.profile:
         runs.write_atomic(args.profile, json.dumps(m["profile"], indent=1) + "\n")
     _summary(m, run.path, scan_report)
+    batched, again = sum(1 for r in results if r.get("batched")), sum(1 for r in results if r.get("again"))
+    if batched or again:
+        print(f"parsed: {batched} files in batches of up to {args.batch}, {again} parsed alone again after "
+              f"their batch, {len(results) - batched - again} alone")
     return 1 if findings else 0
 
 

@@ -120,27 +120,32 @@ def _strip_kinds(casts):
 class FileScan:
     """One translation unit's call sites and misuse candidates."""
 
-    def __init__(self, path, args, pch=None):
+    def __init__(self, path, args, pch=None, reuse=False, member=None):
+        """reuse: parse through the translation unit kept for these flags in
+        this process, if any (reparse_include). member: (tu, sites, k), the
+        file is member k of a batch already parsed (scan_batch)."""
         ci = _cindex()
         self.ci, self.path = ci, path
         with open(path, "rb") as f:
             self.src = f.read()
-        # no typo correction: it searches every identifier in scope after each error, and
-        # kernel files parsed without a kernel build's generated headers have errors
-        flags = list(args) + ["-ferror-limit=0", "-Wno-everything", "-Wformat", "-fno-spell-checking"]
-        if pch:  # built by this run from the headers it reads: not checked against them again
-            flags += ["-Xclang", "-fno-validate-pch", "-include-pch", pch]
-        # excludeDecls: the translation unit's children are its own declarations, not the prelude's
-        self.tu = ci.Index.create(excludeDecls=True).parse(path, args=flags, options=KEEP_GOING)
         self.real = os.path.realpath(path)
         self.lines = self.src.split(b"\n")
         self._mine_cache = {}
         self._attr_cache = {}
-        # the diagnostics and call sites in one C call (scan_walk.sites), else through the bindings
-        self.sites = scan_walk.sites(self.tu, path, _family_names())
+        if member is not None:
+            self.tu, self.sites, self.member = member
+        else:
+            flags = parse_flags(args, pch)
+            self.tu = reparse_include(path, flags) if reuse else None
+            if self.tu is None:
+                # excludeDecls: the translation unit's children are its own declarations, not the prelude's
+                self.tu = ci.Index.create(excludeDecls=True).parse(path, args=flags, options=KEEP_GOING)
+            # the diagnostics and call sites in one C call (scan_walk.sites), else through the bindings
+            self.sites, self.member = scan_walk.sites(self.tu, [path], _family_names()), 0
         if self.sites is not None:
-            self.errors = self.sites["errors"]
-            self.format_warnings = set(self.sites["wformat"])
+            mine = self.sites["files"][self.member]
+            self.errors = mine["errors"]
+            self.format_warnings = set(mine["wformat"])
             return
         self.read_diagnostics()
 
@@ -254,6 +259,8 @@ class FileScan:
             self.attr_from_ranges(key, ranges)
         calls, cands = [], []
         for fn in sites["functions"]:
+            if fn["file"] != self.member:
+                continue
             kept = []
             for c in fn["calls"]:
                 attr = self._attr_cache[c["h"]] if c["h"] is not None else None
@@ -317,11 +324,131 @@ def _format_numbers(toks):
     return None
 
 
+def parse_flags(args, pch):
+    """The parser's flags: args, then the scan's own and the prelude's."""
+    # no typo correction: it searches every identifier in scope after each error, and
+    # kernel files parsed without a kernel build's generated headers have errors
+    flags = list(args) + ["-ferror-limit=0", "-Wno-everything", "-Wformat", "-fno-spell-checking"]
+    if pch:  # built by this run from the headers it reads: not checked against them again
+        flags += ["-Xclang", "-fno-validate-pch", "-include-pch", pch]
+    return flags
+
+
+# ---- one translation unit per group of flags, reparsed for each file or batch
+
+WRAPPER = ".scnfuzz-scan-main.c"  # the main file of a reparsed unit: virtual, in the working directory
+_KEPT = {}  # flags -> the translation unit kept for them, per parser process
+_NAMES = {}  # file -> the macro names it #defines or #undefs, per parser process
+
+
+def _includable(path):
+    return not ('"' in path or "\n" in path or "\\" in path)
+
+
+def reparse_include(path, flags):
+    """A translation unit of path through the one kept for flags in this
+    process, or None (then parse path alone).
+
+    Each libclang parse pays a fixed cost before the file's own text: the
+    driver's toolchain probing, the diagnostics' set-up, loading the prelude
+    and a stat of each header it records. A reparse
+    (clang_reparseTranslationUnit) keeps the compiler invocation, so the
+    driver runs once per group. The main file of the kept unit is a virtual
+    file that only #includes the scanned file by its path as given: the
+    file's __FILE__, its line numbers and its quoted includes stay its own.
+    (An #include names the file through the includer's directory, "./" for
+    the working directory's wrapper: -fmacro-prefix-map takes it off again,
+    so that __FILE__ is the path as given. The file's CXFile name may keep
+    it: FileScan._mine compares real paths.)"""
+    if not _includable(path):
+        return None
+    return _kept_unit(f'#include "{path}"\n'.encode(), flags)
+
+
+def _kept_unit(text, flags):
+    ci = _cindex()
+    key = tuple(flags)
+    tu = _KEPT.get(key)
+    if tu is not None:
+        files = (ci._CXUnsavedFile * 1)()
+        files[0].name, files[0].contents, files[0].length = WRAPPER.encode(), text, len(text)
+        if ci.conf.lib.clang_reparseTranslationUnit(tu, 1, files, 0) == 0:
+            return tu
+        del _KEPT[key]  # a failed reparse leaves the unit unusable: parse again
+    tu = ci.Index.create(excludeDecls=True).parse(WRAPPER, args=list(flags) + ["-fmacro-prefix-map=./="],
+                                                  unsaved_files=[(WRAPPER, text)], options=KEEP_GOING)
+    _KEPT[key] = tu
+    return tu
+
+
+def batch_main(paths, headers):
+    """The main file of a batch: each path #included in turn, the macros that
+    it and its headers outside the prelude (headers[path]) #define or #undef
+    (scan_walk.macro_names: the lexer's, never a pattern over text) saved
+    before it and restored after it with #pragma push_macro/pop_macro, so
+    that the next member sees the macros as they were; or None when a path
+    cannot be #included or a file's names cannot be read."""
+    out = []
+    for p in paths:
+        names = []
+        for f in [p] + list(headers.get(p, ())):
+            if f not in _NAMES:  # a header outside the prelude may come back with each member
+                _NAMES[f] = scan_walk.macro_names(f)
+            if _NAMES[f] is None:
+                return None
+            names += _NAMES[f]
+        if not _includable(p):
+            return None
+        names = list(dict.fromkeys(names))
+        out += [f'#pragma push_macro("{n}")\n' for n in names]
+        out.append(f'#include "{p}"\n')
+        out += [f'#pragma pop_macro("{n}")\n' for n in names]
+    return "".join(out).encode("utf-8", "surrogateescape")
+
+
+def scan_batch(job):
+    """Worker entry: job = (paths, args, pch, headers) -> scan_file's result
+    of each path, in order. Several paths are parsed as one translation unit
+    (batch_main), which pays the parse's fixed cost once. A member is parsed
+    alone again, after the batch's members are read, when scan_walk.sites
+    says it is tainted (it refers to what another member or its headers
+    declare, or a diagnostic in it has a note in another member: a name both
+    define), or when a member before it read a header outside the prelude
+    whose macros batch_main did not save (not in headers[member])."""
+    paths, args, pch, headers = job
+    got = {}
+    text = batch_main(paths, headers) if len(paths) > 1 else None
+    if text is not None:
+        try:
+            tu = _kept_unit(text, parse_flags(args, pch))
+            sites = scan_walk.sites(tu, paths, _family_names())
+            after = len(paths)  # the members from here on saw macros that were not saved
+            for k, p in enumerate(paths):
+                saved = {os.path.realpath(h) for h in headers.get(p, ())}
+                if after > k and any(os.path.realpath(h) not in saved for h in sites["files"][k]["headers"]):
+                    after = k + 1
+            for k, p in enumerate(paths):
+                if not sites["files"][k]["tainted"] and k < after:
+                    fs = FileScan(p, args, member=(tu, sites, k))
+                    calls, cands = fs.scan()
+                    got[k] = {"file": p, "calls": calls, "candidates": cands, "parse_errors": fs.errors,
+                              "batched": len(paths)}
+        except Exception:  # noqa: BLE001 -- each member is then parsed alone, as without batches
+            got = {}
+    out = []
+    for k, p in enumerate(paths):
+        if k not in got:
+            got[k] = scan_file((p, args, pch))
+            got[k]["again"] = len(paths) > 1  # parsed alone after its batch
+        out.append(got[k])
+    return out
+
+
 def scan_file(job):
     """Worker entry: job = (path, args, pch) -> dict (calls, candidates, errors) or {"error"}."""
     path, args, pch = job
     try:
-        fs = FileScan(path, args, pch)
+        fs = FileScan(path, args, pch, reuse=True)
         calls, cands = fs.scan()
     except Exception as e:  # a file libclang cannot read at all: reported, the scan goes on
         return {"file": path, "error": f"{type(e).__name__}: {e}"}

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -269,6 +270,11 @@ static struct clang {
 	CXString (*option)(void *, CXString *);
 	CXSourceLocation (*diagnostic_location)(void *);
 	void (*dispose_diagnostic)(void *);
+	void *(*child_diagnostics)(void *);
+	unsigned (*num_in_set)(void *);
+	void *(*diagnostic_in_set)(void *, unsigned);
+	void (*get_inclusions)(void *tu, void (*visitor)(void *, CXSourceLocation *, unsigned, void *), void *);
+	CXCursor (*canonical_cursor)(CXCursor);
 	struct api walk; /* scan_calls' own */
 } L;
 
@@ -280,7 +286,8 @@ static const char *const clang_names[] = {
 	"clang_EvalResult_getAsStr", "clang_EvalResult_dispose", "clang_getCanonicalType", "clang_Type_getSizeOf",
 	"clang_getPointeeType", "clang_getArraySize", "clang_hashCursor", "clang_getNumDiagnostics",
 	"clang_getDiagnostic", "clang_getDiagnosticSeverity", "clang_getDiagnosticOption",
-	"clang_getDiagnosticLocation", "clang_disposeDiagnostic",
+	"clang_getDiagnosticLocation", "clang_disposeDiagnostic", "clang_getChildDiagnostics",
+	"clang_getNumDiagnosticsInSet", "clang_getDiagnosticInSet", "clang_getInclusions", "clang_getCanonicalCursor",
 	/* struct api, in its order */
 	"clang_getCursorReferenced", "clang_Cursor_isNull", "clang_getCursorSpelling", "clang_getCString",
 	"clang_disposeString", "clang_getCursorType", "clang_isFunctionTypeVariadic", "clang_getTypeSpelling",
@@ -390,36 +397,103 @@ static void put_cxstring(struct out *o, CXString s)
 	L.walk.dispose_string(s);
 }
 
-/* ---- the scanned file: a CXFile is its when its name is the path given or
- * resolves to the same real path (scan_parse.FileScan._mine) */
-struct mine {
-	const char *path, *real;
-	void *files[64];
-	signed char verdict[64];
-	int n;
+/* ---- the scanned files: the members of a batch (one file, or several that
+ * one main file #includes). A CXFile is a member when its name is the path
+ * given or resolves to the same real path (scan_parse.FileScan._mine). Its
+ * owner is the member it is, or the member under whose #include a header
+ * outside the prelude was first read, or -1 (the prelude's headers, which a
+ * member parsed alone loads too, and the main file). */
+#define FILE_SLOTS 4096
+#define MAX_MEMBERS 256
+
+struct file_entry {
+	void *file;
+	int self, owner;
 };
 
-static int is_mine(struct mine *m, void *file)
-{
-	CXString s;
-	const char *name;
-	char buf[PATH_MAX];
-	int yes;
+struct members {
+	const char *const *paths, *const *reals;
+	int n;
+	struct file_entry e[FILE_SLOTS]; /* open addressing on the CXFile */
+	int used;
+	unsigned char owns_headers[MAX_MEMBERS];
+	unsigned char included[MAX_MEMBERS]; /* a member another member #includes, and that member */
+};
 
-	if (!file)
-		return 0;
-	for (int i = 0; i < m->n; i++)
-		if (m->files[i] == file)
-			return m->verdict[i];
-	s = L.file_name(file);
-	name = L.walk.c_string(s);
-	yes = name && (!strcmp(name, m->path) || (realpath(name, buf) && !strcmp(buf, m->real)));
+static int member_of(struct members *m, void *file)
+{
+	CXString s = L.file_name(file);
+	const char *name = L.walk.c_string(s);
+	char buf[PATH_MAX];
+	int found = -1;
+
+	for (int k = 0; name && k < m->n && found < 0; k++)
+		if (!strcmp(name, m->paths[k]))
+			found = k;
+	if (name && found < 0 && realpath(name, buf))
+		for (int k = 0; k < m->n && found < 0; k++)
+			if (!strcmp(buf, m->reals[k]))
+				found = k;
 	L.walk.dispose_string(s);
-	if (m->n < 64) {
-		m->files[m->n] = file;
-		m->verdict[m->n++] = (signed char)yes;
+	return found;
+}
+
+/* The entry of a file, made on first sight (a member owns itself, any other
+ * file not seen among the inclusions has no owner). */
+static struct file_entry *file_entry(struct members *m, void *file)
+{
+	static struct file_entry spare;
+	uintptr_t h = (uintptr_t)file * 0x9e3779b97f4a7c15ULL;
+	unsigned i = (unsigned)(h >> 40) % FILE_SLOTS;
+
+	while (m->e[i].file && m->e[i].file != file)
+		i = (i + 1) % FILE_SLOTS;
+	if (m->e[i].file)
+		return &m->e[i];
+	if (m->used >= FILE_SLOTS / 2) { /* full: answered without keeping */
+		spare = (struct file_entry){ file, member_of(m, file), -1 };
+		spare.owner = spare.self;
+		return &spare;
 	}
-	return yes;
+	m->used++;
+	m->e[i] = (struct file_entry){ file, member_of(m, file), -1 };
+	m->e[i].owner = m->e[i].self;
+	return &m->e[i];
+}
+
+static int is_member(struct members *m, void *file)
+{
+	return file ? file_entry(m, file)->self : -1;
+}
+
+static int owner(struct members *m, void *file)
+{
+	return file ? file_entry(m, file)->owner : -1;
+}
+
+static void *expansion_file(CXSourceLocation loc, unsigned *line, unsigned *col, unsigned *off);
+
+/* clang_getInclusions' visitor: each header read outside the prelude is
+ * owned by the member in its include stack. */
+static void note_inclusion(void *file, CXSourceLocation *stack, unsigned depth, void *data)
+{
+	struct members *m = data;
+	struct file_entry *e = file_entry(m, file);
+	unsigned line, col, off;
+
+	for (unsigned i = 0; i < depth; i++) {
+		int k = is_member(m, expansion_file(stack[i], &line, &col, &off));
+
+		if (k < 0)
+			continue;
+		if (e->self >= 0) { /* a member that another member #includes: both read its text */
+			m->included[e->self] = m->included[k] = 1;
+		} else {
+			e->owner = k;
+			m->owns_headers[k] = 1;
+		}
+		return;
+	}
 }
 
 static void *expansion_file(CXSourceLocation loc, unsigned *line, unsigned *col, unsigned *off)
@@ -621,7 +695,10 @@ static void note_decl(struct decls *d, CXCursor decl, unsigned hash)
 struct sites {
 	struct out o;
 	struct decls decls;
-	struct mine mine;
+	struct members *members;
+	unsigned char tainted[MAX_MEMBERS];
+	const void *ref_decl[FILE_SLOTS]; /* declarations referred to, and their owners */
+	int ref_owner[FILE_SLOTS];
 	const char *const *names;
 	long count;
 	CXCursor *nodes; /* the walk of the current function */
@@ -683,7 +760,99 @@ static void put_call(struct sites *st, long i)
 	puts_(o, "]}");
 }
 
-static void put_function(struct sites *st, CXCursor fn)
+/* why a member is parsed alone again ("tainted"; 0: it is not) */
+enum { TAINT_REFERENCE = 2, TAINT_NOTE, TAINT_INCLUDED };
+
+enum {
+	CURSOR_TYPE_REF = 43,
+	CURSOR_MEMBER_REF = 47,
+	CURSOR_DECL_REF_EXPR = 101,
+	CURSOR_MEMBER_REF_EXPR = 102,
+};
+
+/* A compiler builtin: declared by clang where it is first used, so in
+ * whichever member uses it first, the same declaration for every member. */
+static int is_builtin(CXCursor fn)
+{
+	static const char *const prefixes[] = { "__builtin", "__sync_", "__atomic_", "__c11_atomic_" };
+	CXString s = L.walk.cursor_spelling(fn);
+	const char *name = L.walk.c_string(s);
+	int yes = 0;
+
+	for (size_t i = 0; name && i < sizeof(prefixes) / sizeof(prefixes[0]) && !yes; i++)
+		yes = !strncmp(name, prefixes[i], strlen(prefixes[i]));
+	L.walk.dispose_string(s);
+	return yes;
+}
+
+static int count_child(CXCursor c, CXCursor parent, void *data)
+{
+	(void)c;
+	(void)parent;
+	++*(int *)data;
+	return CHILD_VISIT_BREAK;
+}
+
+/* A function declared implicitly by its first call, `int f()` (C89's rule,
+ * which clang keeps in gnu11): it has no source range of its own and no
+ * parameters. A member that calls f parsed alone declares f the same way. */
+static int is_implicit(CXCursor fn)
+{
+	unsigned line, col, off;
+	int children = 0;
+
+	if (expansion_file(L.range_start(L.cursor_extent(fn)), &line, &col, &off))
+		return 0;
+	L.visit_children(fn, count_child, &children);
+	return children == 0;
+}
+
+/* The member owning the first declaration of what a reference names, or -1
+ * (a name the prelude declares first is seen by a member parsed alone too,
+ * whatever another member redeclares: `struct device;`). */
+static int referred_owner(struct sites *st, CXCursor ref)
+{
+	CXCursor d = L.walk.referenced(ref);
+	uintptr_t h;
+	unsigned i, line, col, off;
+	int o;
+
+	if (L.walk.is_null(d))
+		return -1;
+	d = L.canonical_cursor(d);
+	h = (uintptr_t)d.data[0] * 0x9e3779b97f4a7c15ULL;
+	i = (unsigned)(h >> 40) % FILE_SLOTS;
+	for (int probes = 0; probes < 64 && st->ref_decl[i]; probes++, i = (i + 1) % FILE_SLOTS)
+		if (st->ref_decl[i] == d.data[0])
+			return st->ref_owner[i];
+	o = owner(st->members, expansion_file(L.cursor_location(d), &line, &col, &off));
+	if (o >= 0 && d.kind == CURSOR_FUNCTION_DECL && (is_builtin(d) || is_implicit(d)))
+		o = -1;
+	if (!st->ref_decl[i]) {
+		st->ref_decl[i] = d.data[0];
+		st->ref_owner[i] = o;
+	}
+	return o;
+}
+
+/* Whether a member's declaration (its walk in st->nodes) refers to what
+ * another member declares: parsed alone, that name would not be there. */
+static int refers_to_other(struct sites *st, long n, int self)
+{
+	for (long i = 0; i < n; i++) {
+		int k = st->kinds[i], o;
+
+		if (k != CURSOR_TYPE_REF && k != CURSOR_MEMBER_REF && k != CURSOR_DECL_REF_EXPR &&
+		    k != CURSOR_MEMBER_REF_EXPR)
+			continue;
+		o = referred_owner(st, st->nodes[i]);
+		if (o >= 0 && o != self)
+			return 1;
+	}
+	return 0;
+}
+
+static void put_function(struct sites *st, CXCursor fn, int member)
 {
 	long n = walk_function(st, fn), kept;
 	int *calls;
@@ -692,6 +861,10 @@ static void put_function(struct sites *st, CXCursor fn)
 		st->o.failed = 1;
 		return;
 	}
+	if (st->members->n > 1 && !st->tainted[member] && refers_to_other(st, n, member))
+		st->tainted[member] = TAINT_REFERENCE;
+	if (fn.kind != CURSOR_FUNCTION_DECL || !L.is_definition(fn))
+		return;
 	calls = malloc((n ? n : 1) * sizeof(*calls));
 	if (!calls) {
 		st->o.failed = 1;
@@ -712,7 +885,8 @@ static void put_function(struct sites *st, CXCursor fn)
 			st->cap_functions = cap;
 		}
 		st->functions[st->n_functions] = fn;
-		putf(&st->o, "%s{\"fi\":%ld,\"name\":", st->n_functions ? "," : "", st->n_functions);
+		putf(&st->o, "%s{\"file\":%d,\"fi\":%ld,\"name\":", st->n_functions ? "," : "", member,
+		     st->n_functions);
 		st->n_functions++;
 		put_cxstring(&st->o, L.walk.cursor_spelling(fn));
 		puts_(&st->o, ",\"calls\":[");
@@ -726,73 +900,154 @@ static void put_function(struct sites *st, CXCursor fn)
 	free(calls);
 }
 
-struct top_visit {
-	struct sites *st;
-};
-
 static int visit_top(CXCursor c, CXCursor parent, void *data)
 {
-	struct sites *st = ((struct top_visit *)data)->st;
+	struct sites *st = data;
 	unsigned line, col, off;
+	int member = is_member(st->members, expansion_file(L.cursor_location(c), &line, &col, &off));
 
 	(void)parent;
-	if (!is_mine(&st->mine, expansion_file(L.cursor_location(c), &line, &col, &off)))
+	if (member < 0)
 		return CHILD_VISIT_CONTINUE;
-	if (c.kind == CURSOR_FUNCTION_DECL && L.is_definition(c))
-		put_function(st, c);
+	/* alone, only the function definitions are walked; in a batch, every
+	 * declaration, for the names it refers to */
+	if ((c.kind == CURSOR_FUNCTION_DECL && L.is_definition(c)) || st->members->n > 1)
+		put_function(st, c, member);
 	return CHILD_VISIT_CONTINUE;
 }
 
-/* "errors": the diagnostics of error severity or worse, anywhere; "wformat":
- * the lines of the file's -Wformat warnings */
+/* Whether one of a diagnostic's notes points into another member's text
+ * ("previous definition is here": a name both define). */
+static int note_in_other(struct sites *st, void *d, int self)
+{
+	void *set = L.child_diagnostics(d);
+	unsigned n = set ? L.num_in_set(set) : 0, line, col, off;
+	int found = 0;
+
+	for (unsigned i = 0; i < n && !found; i++) {
+		void *note = L.diagnostic_in_set(set, i);
+		int o = owner(st->members, expansion_file(L.diagnostic_location(note), &line, &col, &off));
+
+		found = o >= 0 && o != self;
+		L.dispose_diagnostic(note);
+	}
+	return found;
+}
+
+/* The names of the headers outside the prelude first read under member k. */
+static void put_headers(struct sites *st, int k)
+{
+	struct members *m = st->members;
+	int count = 0;
+
+	if (!m->owns_headers[k])
+		return;
+	for (int i = 0; i < FILE_SLOTS; i++) {
+		if (!m->e[i].file || m->e[i].owner != k || m->e[i].self >= 0)
+			continue;
+		if (count++)
+			put(&st->o, ",", 1);
+		put_cxstring(&st->o, L.file_name(m->e[i].file));
+	}
+}
+
+/* Per member: "errors", the diagnostics of error severity or worse in its
+ * text or its own headers (alone: anywhere); "wformat", the lines of its
+ * -Wformat warnings. A member with a diagnostic whose note points into
+ * another member's text is tainted. */
 static void put_diagnostics(struct sites *st, void *tu)
 {
-	unsigned n = L.num_diagnostics(tu), errors = 0, lines = 0;
+	struct members *m = st->members;
+	unsigned n = L.num_diagnostics(tu), line, col, off;
+	unsigned errors[MAX_MEMBERS] = { 0 };
+	unsigned *found = malloc(2 * (n ? n : 1) * sizeof(*found)); /* (member, line) of each -Wformat warning */
+	unsigned n_found = 0;
 
-	puts_(&st->o, "\"wformat\":[");
+	if (!found) {
+		st->o.failed = 1;
+		return;
+	}
 	for (unsigned i = 0; i < n; i++) {
 		void *d = L.diagnostic(tu, i);
-		unsigned line, col, off;
+		void *file = expansion_file(L.diagnostic_location(d), &line, &col, &off);
+		int o = m->n == 1 ? 0 : owner(m, file);
 
-		if (L.severity(d) >= DIAGNOSTIC_ERROR) {
-			errors++;
-		} else {
+		if (o >= 0 && L.severity(d) >= DIAGNOSTIC_ERROR) {
+			errors[o]++;
+		} else if (o >= 0) {
 			CXString opt = L.option(d, NULL);
 			const char *s = L.walk.c_string(opt);
+			int k = is_member(m, file);
 
-			if (s && !strncmp(s, "-Wformat", 8) &&
-			    is_mine(&st->mine, expansion_file(L.diagnostic_location(d), &line, &col, &off)))
-				putf(&st->o, "%s%u", lines++ ? "," : "", line);
+			if (s && !strncmp(s, "-Wformat", 8) && k >= 0) {
+				found[2 * n_found] = (unsigned)k;
+				found[2 * n_found++ + 1] = line;
+			}
 			L.walk.dispose_string(opt);
 		}
+		if (o >= 0 && m->n > 1 && !st->tainted[o] && note_in_other(st, d, o))
+			st->tainted[o] = TAINT_NOTE;
 		L.dispose_diagnostic(d);
 	}
-	putf(&st->o, "],\"errors\":%u", errors);
+	puts_(&st->o, "\"files\":[");
+	for (int k = 0; k < m->n; k++) {
+		unsigned lines = 0;
+
+		putf(&st->o, "%s{\"wformat\":[", k ? "," : "");
+		for (unsigned i = 0; i < n_found; i++)
+			if (found[2 * i] == (unsigned)k)
+				putf(&st->o, "%s%u", lines++ ? "," : "", found[2 * i + 1]);
+		putf(&st->o, "],\"errors\":%u,\"tainted\":%d,\"headers\":[", errors[k], st->tainted[k]);
+		put_headers(st, k);
+		puts_(&st->o, "]}");
+	}
+	put(&st->o, "]", 1);
+	free(found);
 }
 
 static struct sites answer;
+static struct members batch;
 
-/* The JSON of a translation unit (above) whose scanned file is path (real:
- * its real path); names: the family names, sorted (scan_calls). Returns the
- * JSON's length, its text at *json until the next call, or -1. */
-long scan_sites(void *tu, const char *path, const char *real, const char *const *names, long count,
-		const char **json)
+/* The JSON of a translation unit (above) whose scanned files are the n
+ * members paths (reals: their real paths), in the order the main file
+ * #includes them; names: the family names, sorted (scan_calls). A member is
+ * tainted (to be parsed alone again) when one of its declarations refers to
+ * what another member (or a header first read under it) declares, when a
+ * diagnostic in it has a note in another member (a name both define), or
+ * when it #includes another member or another member #includes it; per
+ * member "headers" names the headers outside the prelude first read under
+ * it (scan_parse.scan_batch checks that their macros were saved).
+ * Returns the JSON's length, its text at *json until the next call, or -1. */
+long scan_sites(void *tu, const char *const *paths, const char *const *reals, long n, const char *const *names,
+		long count, const char **json)
 {
 	struct sites *st = &answer;
-	struct top_visit v = { st };
 
+	if (n < 1 || n > MAX_MEMBERS)
+		return -1;
+	memset(&batch, 0, sizeof(batch));
+	batch.paths = paths;
+	batch.reals = reals;
+	batch.n = (int)n;
+	memset(st->tainted, 0, sizeof(st->tainted));
+	memset(st->ref_decl, 0, sizeof(st->ref_decl));
+	st->members = &batch;
 	st->o.n = st->decls.o.n = 0;
 	st->o.failed = st->decls.o.failed = 0;
 	st->decls.n = 0;
-	st->mine = (struct mine){ .path = path, .real = real };
 	st->names = names;
 	st->count = count;
 	st->n_functions = 0;
-	put(&st->o, "{", 1);
+	if (n > 1) {
+		L.get_inclusions(tu, note_inclusion, &batch);
+		for (long k = 0; k < n; k++)
+			st->tainted[k] = batch.included[k] ? TAINT_INCLUDED : 0;
+	}
+	put(&st->o, "{\"functions\":[", 14);
+	L.visit_children(L.tu_cursor(tu), visit_top, st);
+	puts_(&st->o, "],");
 	put_diagnostics(st, tu);
-	puts_(&st->o, ",\"functions\":[");
-	L.visit_children(L.tu_cursor(tu), visit_top, &v);
-	puts_(&st->o, "],\"decls\":[");
+	puts_(&st->o, ",\"decls\":[");
 	if (st->decls.o.n)
 		put(&st->o, st->decls.o.p, st->decls.o.n);
 	puts_(&st->o, "]}");
@@ -809,4 +1064,154 @@ int scan_sites_function(long fi, CXCursor *out)
 		return 0;
 	*out = answer.functions[fi];
 	return 1;
+}
+
+/* ---- the macros a file #defines or #undefs (the names a batch's main file
+ * saves with #pragma push_macro before the member and restores after it, so
+ * that no member sees another's macros). A lexer of C's translation phases
+ * 1-3 as far as directives need: lines spliced at a backslash-newline,
+ * comments and string and character literals skipped, and a '#' (or "%:")
+ * first on a line followed by "define" or "undef" and the name. Directives
+ * in #if 0 blocks are read too: saving a name that is never defined does
+ * nothing. */
+static long splice(const char *in, long n, char *out)
+{
+	long k = 0;
+
+	for (long i = 0; i < n; i++) {
+		if (in[i] == '\\' && i + 1 < n && in[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if (in[i] == '\\' && i + 2 < n && in[i + 1] == '\r' && in[i + 2] == '\n') {
+			i += 2;
+			continue;
+		}
+		out[k++] = in[i];
+	}
+	return k;
+}
+
+static int ident_start(char c)
+{
+	return c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (unsigned char)c >= 0x80;
+}
+
+static int ident_char(char c)
+{
+	return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Past blanks and comments on the same line, from i. */
+static long skip_blank(const char *s, long n, long i)
+{
+	for (;;) {
+		if (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' || s[i] == '\v' || s[i] == '\r')) {
+			i++;
+		} else if (i + 1 < n && s[i] == '/' && s[i + 1] == '*') {
+			const char *e = i + 2 < n ? strstr(s + i + 2, "*/") : NULL;
+
+			i = e ? (e - s) + 2 : n;
+		} else {
+			return i;
+		}
+	}
+}
+
+static long directive_name(const char *s, long n, long i, struct out *o)
+{
+	long w = skip_blank(s, n, i), e = w;
+
+	while (e < n && ident_char(s[e]))
+		e++;
+	if ((e - w == 6 && !strncmp(s + w, "define", 6)) || (e - w == 5 && !strncmp(s + w, "undef", 5))) {
+		long a = skip_blank(s, n, e), b = a;
+
+		while (b < n && ident_char(s[b]))
+			b++;
+		if (b > a && ident_start(s[a])) {
+			put(o, s + a, (size_t)(b - a));
+			put(o, "\n", 1);
+		}
+		return b;
+	}
+	return e;
+}
+
+static void lex_directives(const char *s, long n, struct out *o)
+{
+	int line_start = 1;
+
+	for (long i = 0; i < n;) {
+		char c = s[i];
+
+		if (c == '\n') {
+			line_start = 1;
+			i++;
+		} else if (c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' ||
+			   (c == '/' && i + 1 < n && s[i + 1] == '*')) {
+			i = skip_blank(s, n, i);
+		} else if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+			while (i < n && s[i] != '\n')
+				i++;
+		} else if (line_start && (c == '#' || (c == '%' && i + 1 < n && s[i + 1] == ':'))) {
+			line_start = 0;
+			i = directive_name(s, n, i + (c == '#' ? 1 : 2), o);
+		} else if (c == '"' || c == '\'') {
+			for (i++; i < n && s[i] != c && s[i] != '\n'; i++)
+				if (s[i] == '\\' && i + 1 < n)
+					i++;
+			i += i < n && s[i] == c;
+			line_start = 0;
+		} else {
+			line_start = 0;
+			i++;
+		}
+	}
+}
+
+/* The names, one a line, at *names until the next call: their length, or -1
+ * when the file cannot be read. */
+long scan_macro_names(const char *path, const char **names)
+{
+	static struct out o;
+	FILE *f = fopen(path, "rb");
+	char *text = NULL, *spliced;
+	long n = 0, cap = 0, got;
+
+	if (!f)
+		return -1;
+	do {
+		if (n + 65536 + 1 > cap) {
+			char *p = realloc(text, cap = 2 * cap + 65536 + 1);
+
+			if (!p) {
+				free(text);
+				fclose(f);
+				return -1;
+			}
+			text = p;
+		}
+		got = (long)fread(text + n, 1, 65536, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	text[n] = 0;
+	spliced = malloc(n + 1);
+	if (!spliced) {
+		free(text);
+		return -1;
+	}
+	n = splice(text, n, spliced);
+	spliced[n] = 0;
+	free(text);
+	o.n = 0;
+	o.failed = 0;
+	put(&o, "", 0);
+	lex_directives(spliced, n, &o);
+	free(spliced);
+	if (o.failed)
+		return -1;
+	*names = o.p;
+	return (long)o.n;
 }

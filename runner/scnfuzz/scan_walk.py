@@ -53,11 +53,13 @@ def _library():
         lib.scan_last_child.restype = ctypes.c_int
         lib.scan_sites_init.argtypes = [ctypes.c_void_p]
         lib.scan_sites_init.restype = ctypes.c_int
-        lib.scan_sites.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_long,
-                                   ctypes.POINTER(ctypes.c_void_p)]
+        lib.scan_sites.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p,
+                                   ctypes.c_long, ctypes.POINTER(ctypes.c_void_p)]
         lib.scan_sites.restype = ctypes.c_long
         lib.scan_sites_function.argtypes = [ctypes.c_long, ctypes.POINTER(ci.Cursor)]
         lib.scan_sites_function.restype = ctypes.c_int
+        lib.scan_macro_names.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.scan_macro_names.restype = ctypes.c_long
         _sites_ready[0] = lib.scan_sites_init(ctypes.c_void_p(ci.conf.lib._handle)) == 0
         _lib = lib
         _api[:] = [_api_table(ci)]
@@ -67,24 +69,45 @@ def _library():
 _sites_ready = [False]
 
 
-def sites(tu, path, names):
-    """What the scan reads of a translation unit, in one C call (scan_walk.c's
-    scan_sites): {"errors": the error diagnostics, "wformat": the lines of
-    path's -Wformat warnings, "functions": [{"fi", "name", "calls": [{"i"
-    (the call's index in the function's walk), "callee", "h" (the hash of the
-    function declaration it refers to, or None), "line", "col", "off",
-    "args": [{"f", "l", "t", "c", "k", "z", "p"?, "a"?}]}]}] (the functions
-    defined in path that have calls scan_calls keeps), "decls": [[hash,
-    attribute ranges or None]]}, or None without the C library."""
+def sites(tu, paths, names):
+    """What the scan reads of a translation unit whose scanned files are
+    paths (one, or the members of a batch in the order its main file
+    #includes them), in one C call (scan_walk.c's scan_sites): {"files": per
+    path {"errors": its error diagnostics, "wformat": the lines of its
+    -Wformat warnings, "tainted": whether a batch's member must be parsed
+    alone again}, "functions": [{"file" (an index in paths), "fi", "name",
+    "calls": [{"i" (the call's index in the function's walk), "callee", "h"
+    (the hash of the function declaration it refers to, or None), "line",
+    "col", "off", "args": [{"f", "l", "t", "c", "k", "z", "p"?, "a"?}]}]}]
+    (the functions defined in the files that have calls scan_calls keeps),
+    "decls": [[hash, attribute ranges or None]]}, or None without the C
+    library."""
     lib = _library()
     if lib is None or not _sites_ready[0]:
         return None
     arr = _name_array(names)
+    given = [p.encode() for p in paths]
+    real = [os.path.realpath(p).encode() for p in paths]
     text = ctypes.c_void_p()
-    n = lib.scan_sites(tu.obj, path.encode(), os.path.realpath(path).encode(), arr, len(arr), ctypes.byref(text))
+    n = lib.scan_sites(tu.obj, (ctypes.c_char_p * len(given))(*given), (ctypes.c_char_p * len(real))(*real),
+                       len(paths), arr, len(arr), ctypes.byref(text))
     if n < 0:
         raise MemoryError("scan_sites")
     return json.loads(ctypes.string_at(text.value, n).decode("utf-8"))
+
+
+def macro_names(path):
+    """The names a C file #defines or #undefs, by scan_walk.c's lexer of its
+    directives (those of #if 0 blocks too), or None without the C library or
+    when the file cannot be read."""
+    lib = _library()
+    if lib is None:
+        return None
+    text = ctypes.c_void_p()
+    n = lib.scan_macro_names(path.encode(), ctypes.byref(text))
+    if n < 0:
+        return None
+    return list(dict.fromkeys(ctypes.string_at(text.value, n).decode("utf-8", "surrogateescape").split()))
 
 
 def site_function(tu, fi):
