@@ -80,6 +80,7 @@ static int set_settings(struct fz_config *cfg, char *words)
         else if (!strcmp(w, "decode") && val && !strcmp(val, "short_ld")) cfg->decode_flags |= SCN_DECODE_SHORT_LD;
         else if (!strcmp(w, "decode") && val && !strcmp(val, "no_wide")) cfg->decode_flags |= SCN_DECODE_NO_WIDE;
         else if (!strcmp(w, "decode") && val && !strcmp(val, "kptr")) cfg->decode_flags |= SCN_DECODE_KPTR;
+        else if (!strcmp(w, "decode") && val && !strcmp(val, "round")) cfg->decode_flags |= SCN_DECODE_ROUND;
         else return bad(cfg->name, "unknown setting", w);
     }
     return 0;

@@ -237,6 +237,13 @@ enum scn_decode_flags {
      * reference): glibc pads a field of INT_MAX byte by byte, for seconds.
      * The kernel dialect has them without the flag (its targets clamp). */
     SCN_DECODE_HUGE = 1u << 9,
+    /* ISO: a floating conversion's special value (value class 0) may also
+     * draw the case's rounding direction from its choice byte's unused high
+     * bits (case_decode_values.c: one floating value in 64), so that a few
+     * float cases in 100 run under upward, downward or toward zero. Only
+     * for callers that call every target through scn_case_call (which sets
+     * the direction): certification's own call does not (cert_call.c). */
+    SCN_DECODE_ROUND = 1u << 10,
 };
 
 /* Decodes fuzzer bytes into a well-defined case of the dialect: every

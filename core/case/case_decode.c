@@ -22,6 +22,11 @@
  *
  * so single-byte mutations change one flag, one width, one length, one value.
  *
+ * SCN_DECODE_ROUND: a floating value of class 0 (a special value, chosen by
+ * its byte b % 32) with b >> 5 == 7 also sets the case's rounding direction
+ * to upward, downward or toward zero by its argument's index % 3 (case.h,
+ * enum scn_round); without the flag those bits are ignored, as they always were.
+ *
  * SCN_DECODE_KPTR (kernel dialect): the table gets two more entries, 'K', a
  * %p extension that reads bytes (impl/src/conv_kptr.c and the files it
  * dispatches to): after fb, pb, the width and precision bytes, a byte e
@@ -276,6 +281,7 @@ size_t scn_case_from_bytes(const uint8_t *data, size_t size, struct scn_case *c,
                            SCN_DECODE_NO_POSITIONAL | SCN_DECODE_NO_WIDE | SCN_DECODE_NO_N
                      : flags;
     c->fmt_len = c->nargs = c->nsizes = c->arena_used = 0;
+    c->round = SCN_ROUND_NEAREST; /* SCN_DECODE_ROUND: a float value may draw another */
     g->c = c;
     g->nt = g->nsp = g->nitems = g->litn = g->est = 0;
 

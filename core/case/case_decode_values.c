@@ -237,14 +237,26 @@ int scn_dec_value_n(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, s
     return k;
 }
 
+/* A special value's choice byte b: b % 32 picks it; with SCN_DECODE_ROUND,
+ * value class 0 and b >> 5 == 7 (one float value in 64), the argument's
+ * index k also picks the case's rounding direction (upward, downward, toward
+ * zero by k % 3: not tied to the value). */
+static double special_value(struct gen *g, unsigned vc, int k, struct rd *r, const struct dctx *x)
+{
+    _Static_assert(sizeof dbl_special / sizeof dbl_special[0] == 32, "b % 32 picks a special value");
+    unsigned b = rb(r);
+    if ((x->flags & SCN_DECODE_ROUND) && vc == 0 && (b >> 5) == 7)
+        g->c->round = (unsigned char)(SCN_ROUND_UPWARD + k % 3);
+    return dbl_special[b % 32];
+}
+
 int scn_dec_value_float(struct gen *g, struct spec *s, unsigned lsel, unsigned vc, struct rd *r, struct dctx *x)
 {
-    (void)x;
     int k;
     if (lsel >= 6) {
         s->len = L_BIGL;
         k = scn_dec_add_tmp(g, SCN_ARG_LDOUBLE);
-        if (vc < 3) g->tmp[k].v.ld = dbl_special[rb(r) % (sizeof dbl_special / sizeof dbl_special[0])];
+        if (vc < 3) g->tmp[k].v.ld = special_value(g, vc, k, r, x);
         else if (vc == 3) g->tmp[k].v.ld = (long double)(int8_t)rb(r) / 8;
         else g->tmp[k].v.ld = ld_from_raw(r, vc < 6 ? 70 : vc == 6 ? 1100 : 0);
         return k;
@@ -252,7 +264,7 @@ int scn_dec_value_float(struct gen *g, struct spec *s, unsigned lsel, unsigned v
     s->len = lsel == 5 ? L_L : L_NONE;
     k = scn_dec_add_tmp(g, SCN_ARG_DOUBLE);
     double d;
-    if (vc < 3) d = dbl_special[rb(r) % (sizeof dbl_special / sizeof dbl_special[0])];
+    if (vc < 3) d = special_value(g, vc, k, r, x);
     else if (vc == 3) d = (double)(int8_t)rb(r) / 8;
     else {
         uint64_t b = 0;

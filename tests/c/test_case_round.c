@@ -107,6 +107,45 @@ static void ref_prints(const char *text, const char *want, const char *want_near
           want_nearest_opts);
 }
 
+/* SCN_DECODE_ROUND: some float cases of random inputs are directed (each
+ * direction met, at most one in 16 of the cases with a float argument),
+ * their text round-trips; without the flag, the same inputs give none. */
+static void decoder_draws(void)
+{
+    static struct scn_case c, back;
+    char text[16384], err[128];
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    int floats = 0, directed[SCN_ROUND__COUNT] = {0}, without = 0;
+    for (int n = 0; n < 20000; n++) {
+        uint8_t in[96];
+        for (size_t i = 0; i < sizeof in; i++) {
+            s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+            in[i] = (uint8_t)s;
+        }
+        scn_case_from_bytes(in, sizeof in, &c, SCN_DIALECT_ISO, 0);
+        without += c.round != SCN_ROUND_NEAREST;
+        scn_case_from_bytes(in, sizeof in, &c, SCN_DIALECT_ISO, SCN_DECODE_ROUND);
+        int has_float = 0;
+        for (size_t i = 0; i < c.nargs; i++)
+            has_float |= c.args[i].type == SCN_ARG_DOUBLE || c.args[i].type == SCN_ARG_LDOUBLE;
+        floats += has_float;
+        CHECK(has_float || c.round == SCN_ROUND_NEAREST, "a directed case without a float argument");
+        directed[c.round]++;
+        if (c.round != SCN_ROUND_NEAREST) {
+            scn_case_format(&c, text, sizeof text);
+            CHECK(scn_case_parse(text, strlen(text), &back, err, sizeof err) == 0 && back.round == c.round,
+                  "%s: does not read back (%s)", text, err);
+        }
+    }
+    int any = directed[SCN_ROUND_UPWARD] + directed[SCN_ROUND_DOWNWARD] + directed[SCN_ROUND_TOWARDZERO];
+    CHECK(!without, "%d cases directed without SCN_DECODE_ROUND", without);
+    CHECK(directed[SCN_ROUND_UPWARD] && directed[SCN_ROUND_DOWNWARD] && directed[SCN_ROUND_TOWARDZERO],
+          "directions drawn: %d %d %d", directed[1], directed[2], directed[3]);
+    CHECK(any * 16 <= floats, "%d of %d float cases directed: more than one in 16", any, floats);
+    printf("decoder: %d of %d float cases directed (%d up, %d down, %d toward zero)\n", any, floats,
+           directed[1], directed[2], directed[3]);
+}
+
 int main(void)
 {
     round_trip("\"%.0f\" double:0x1.8p+0", SCN_ROUND_NEAREST);
@@ -158,6 +197,8 @@ int main(void)
     ref_prints("\"%.1f\" double:0x1.999999999999ap-4 round=upward", "0.2", "0.1");
     ref_prints("\"%.1La\" ldouble:0xc.ccccccccccccccdp-7 round=upward", "0x1.ap-4", "0x1.ap-4");
     ref_prints("\"%.1La\" ldouble:0xc.ccccccccccccccdp-7 round=towardzero", "0x1.9p-4", "0x1.ap-4");
+
+    decoder_draws();
 
     if (!failures) printf("test_case_round: all passed\n");
     return failures != 0;
