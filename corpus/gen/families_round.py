@@ -82,6 +82,12 @@ DECIMAL = [
     ("%f", H("-0x0.0000000000001p-1022"), "its negative: -0.000000 or -0.000001"),
     ("%.3e", H("0x0.fffffffffffffp-1022"), "the largest subnormal"),
     ("%a", H("0x0.fffffffffffffp-1022"), "the largest subnormal, exact in hexadecimal"),
+    # a sign flag on a positive value: the value is positive, rounded as one (musl fmt_fp
+    # decides the direction's sign from its prefix: '-', or '+' and ' ' for these flags)
+    ("%+.1f", D(0.1), "the + flag on a positive value just above"),
+    ("% .0f", D(2.5), "the space flag on a positive tie"),
+    ("%+.1e", D(1.0 / 3.0), "the + flag on %e"),
+    ("%+.1f", D(-0.1), "the + flag on a negative value"),
     # exact values: the same in every direction
     ("%f", D(0.25), "exact: no rounding"),
     ("%.1f", D(-0.0), "negative zero: -0.0 in every direction"),
@@ -106,6 +112,8 @@ HEX = [
     ("%.2a", D(1.0 / 3.0), "0x1.5555555555555p-2 to two digits"),
     ("%.0a", H("0x1.fffffffffffffp+0"), "a carry into the leading digit: 0x1p+0 or 0x1p+1"),
     ("%.12a", H("0x1.0000000000001p+0"), "the last bit of 1 + 2^-52 dropped"),
+    ("%+.1a", D(0.1), "the + flag on a positive value"),
+    ("% .0a", D(1.5), "the space flag on a positive tie"),
     ("%.3La", LD((0, 0x3ffb, 0xcccccccccccccccd)), "0.1L to three digits"),
     ("%.0La", LD((1, 0x3fff, 0xc000000000000000)), "-1.5L to no digit"),
 ]
