@@ -209,6 +209,17 @@ static void emit_prologue(FILE *o, const struct opts *op, const struct scn_targe
           "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n"
           "#include <string.h>\n#include <sys/types.h>\n", o);
     fputs(needs_wchar(c) ? "#include <wchar.h>\n\n" : "\n", o);
+    if (c->round != SCN_ROUND_NEAREST) /* the case's round=: as scn_case_call (core/case/case_round.c) */
+        fputs("/* fesetround(mode) of <fenv.h> without libm (the one-line build has no -lm): x86-64's two\n"
+              " * rounding controls, MXCSR bits 13-14 and the x87 control word's bits 10-11, one encoding:\n"
+              " * 0 to nearest, 1 downward, 2 upward, 3 toward zero. */\n"
+              "static void set_rounding(unsigned rc)\n{\n    unsigned mxcsr;\n    unsigned short cw;\n"
+              "    __asm__ __volatile__(\"stmxcsr %0\" : \"=m\"(mxcsr));\n"
+              "    mxcsr = (mxcsr & ~(3u << 13)) | rc << 13;\n"
+              "    __asm__ __volatile__(\"ldmxcsr %0\" : : \"m\"(mxcsr));\n"
+              "    __asm__ __volatile__(\"fnstcw %0\" : \"=m\"(cw));\n"
+              "    cw = (unsigned short)((cw & ~(3u << 10)) | rc << 10);\n"
+              "    __asm__ __volatile__(\"fldcw %0\" : : \"m\"(cw));\n}\n\n", o);
     if (fam == FAM_POINTER)
         fprintf(o, "char *%s(int size, char *buf, const char *fmt, va_list ap);\n\n", op->entry);
     else if (op->int_size)
@@ -217,10 +228,17 @@ static void emit_prologue(FILE *o, const struct opts *op, const struct scn_targe
         fprintf(o, "int %s(char *buf, size_t size, const char *fmt, va_list ap);\n\n", op->entry);
     fputs("static int call(char *buf, size_t size, const char *fmt, ...)\n{\n    va_list ap;\n"
           "    int ret;\n    va_start(ap, fmt);\n", o);
+    /* a directed case is called under its direction (C17 7.6.3, F.5), as scn_case_call does */
+    static const char *const fe_call[SCN_ROUND__COUNT] = { "", "2); /* fesetround(FE_UPWARD) */",
+                                                           "1); /* fesetround(FE_DOWNWARD) */",
+                                                           "3); /* fesetround(FE_TOWARDZERO) */" };
+    if (c->round != SCN_ROUND_NEAREST && c->round < SCN_ROUND__COUNT)
+        fprintf(o, "    set_rounding(%s\n", fe_call[c->round]);
     if (fam == FAM_POINTER)
         fprintf(o, "    ret = 0;\n    if (size > 0) ret = (int)strlen(%s((int)size, buf, fmt, ap));\n", op->entry);
     else
         fprintf(o, "    ret = %s(buf, %s, fmt, ap);\n", op->entry, op->int_size ? "(int)size" : "size");
+    if (c->round != SCN_ROUND_NEAREST) fputs("    set_rounding(0); /* fesetround(FE_TONEAREST) */\n", o);
     fputs("    va_end(ap);\n    return ret;\n}\n\n", o);
 }
 

@@ -141,3 +141,28 @@ def test_ignoring_targets_are_known(scn_conform, tmp_path, target):
                        capture_output=True, text=True, timeout=600)
     rules = [(json.loads(ln).get("rule") or {}).get("id") for ln in r.stdout.splitlines() if ln.startswith("{")]
     assert row not in rules, (row, twins)
+
+
+@pytest.mark.parametrize("case", [
+    # glibc honours the direction: the reproducer, called under it, prints 1|-0.2 and exits 0
+    '"%.0f|%.1f" double:0x1.8p+0 double:-0x1.999999999999ap-4 round=downward @0,9',
+    # the same call to nearest prints 2|-0.1
+    '"%.0f|%.1f" double:0x1.8p+0 double:-0x1.999999999999ap-4 @0,9',
+])
+def test_reproducer_calls_under_the_direction(tmp_path, case):
+    """programs/scn_reproducer.c: a directed case's reproducer sets the direction around the
+    call without libm (the one-line build), and its expectation is the reference's under it."""
+    p = subprocess.run([str(find_binary("scn-reproducer", "programs")), "--target", "glibc", case],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    directed = "round=" in case
+    assert ("set_rounding(1); /* fesetround(FE_DOWNWARD) */" in p.stdout) == directed
+    assert ('"1|-0.2"' in p.stdout) == directed   # the expectation, the reference's under the direction
+    (tmp_path / "reproducer.c").write_text(p.stdout)
+    c = subprocess.run(["cc", "-Wall", "-Wextra", "-Werror", "-o", "reproducer", "reproducer.c"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert c.returncode == 0, c.stderr
+    r = subprocess.run(["./reproducer"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout
+    want = "1|-0.2" if directed else "2|-0.1"
+    assert f'actual   ret 6, buffer "{want}"' in r.stdout, r.stdout
