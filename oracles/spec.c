@@ -196,6 +196,7 @@ int scn_spec_subcase(const struct scn_case *c, const struct scn_spec *s, struct 
     if (s->parg >= 0) kp = ++n;
     if (s->varg >= 0) kv = ++n;
     const char *t = c->fmt;
+    int numbered = 0;
     for (size_t i = s->start; i < s->end && k + 8 < sizeof f; i++) {
         f[k++] = t[i];
         if (t[i] == '%' || t[i] == '*') {
@@ -205,6 +206,7 @@ int scn_spec_subcase(const struct scn_case *c, const struct scn_spec *s, struct 
                 int num = t[i] == '%' ? kv : (i > s->start && t[i - 1] == '.') ? kp : kw;
                 k += (size_t)snprintf(f + k, 8, "%d$", num);
                 i = j;
+                numbered = 1;
             }
         }
     }
@@ -214,6 +216,15 @@ int scn_spec_subcase(const struct scn_case *c, const struct scn_spec *s, struct 
     if (s->warg >= 0 && scn_case_add_arg(d, &c->args[s->warg], c->arena)) return -1;
     if (s->parg >= 0 && scn_case_add_arg(d, &c->args[s->parg], c->arena)) return -1;
     if (s->varg >= 0 && scn_case_add_arg(d, &c->args[s->varg], c->arena)) return -1;
+    /* the case's arguments after the specification's own follow them (excess
+     * arguments are evaluated and ignored, C17 7.21.6.1p2): they fill the
+     * registers a read of the wrong class takes (curl's %Le reading a double
+     * gets the next double's register, as in the whole case) */
+    int last = s->warg > s->parg ? s->warg : s->parg;
+    if (s->varg > last) last = s->varg;
+    if (!numbered && last >= 0)
+        for (size_t i = (size_t)last + 1; i < c->nargs; i++)
+            if (scn_case_add_arg(d, &c->args[i], c->arena)) return -1;
     return 0;
 }
 

@@ -56,7 +56,9 @@ void scn_spec_flags_class(const struct scn_spec *s, char *out, size_t cap);
 /* The specification alone, with its own arguments: its text as written (so
  * "%.d" stays "%.d"), its n$ positions renumbered for the sub-case's
  * arguments (width, precision, value), so that a positional-only behaviour
- * stays positional. 0, or -1 when it does not fit. */
+ * stays positional; an unnumbered one keeps the case's arguments after its
+ * own (in the registers a read of the wrong class takes). 0, or -1 when it
+ * does not fit. */
 int scn_spec_subcase(const struct scn_case *c, const struct scn_spec *s, struct scn_case *d);
 
 /* Appends a copy of argument a (strings from arena) to d: 0, or -1 when full. */
