@@ -403,7 +403,7 @@ def test_batch_members_are_each_file_alone(tmp_path):
     flags = ["-x", "c", "-I", str(src)]
     order = ["a.c", "b.c", "c.c", "d.c", "f.c", "g.c", "e.c"]
     paths = [str(src / n) for n in order]
-    pch, outside = scan.prelude(paths, flags, str(tmp_path))  # common.h, which most include
+    pch, outside, saved = scan.prelude(paths, flags, str(tmp_path))  # common.h, which most include
     own = str(src / "own.h")
     assert pch and outside[str(src / "f.c")] == [own] and outside[str(src / "e.c")] == [str(src / "a.c")]
     alone = {}
@@ -411,10 +411,11 @@ def test_batch_members_are_each_file_alone(tmp_path):
         fs = scan_parse.FileScan(p, flags, pch)
         calls, cands = fs.scan()
         alone[p] = (calls, cands, fs.errors)
-    for saved, again in (([own], {"a.c", "c.c", "d.c", "e.c"}), ([], {"a.c", "c.c", "d.c", "g.c", "e.c"})):
+    assert saved[str(src / "f.c")] == sorted([str(src / "common.h"), own])
+    for keep, again in ((True, {"a.c", "c.c", "d.c", "e.c"}), (False, {"a.c", "c.c", "d.c", "g.c", "e.c"})):
         scan_parse._KEPT.clear()
-        headers = dict(outside)
-        headers[str(src / "f.c")] = saved
+        headers = dict(saved)
+        headers[str(src / "f.c")] = [h for h in saved[str(src / "f.c")] if keep or h != own]
         got = scan_parse.scan_batch((paths, flags, pch, headers))
         for p, r in zip(paths, got):
             assert (r["calls"], r["candidates"], r["parse_errors"]) == alone[p], p

@@ -203,15 +203,19 @@ def build_prelude(files, flags, where, cache=None):
 
 
 def prelude(files, flags, where, cache=None):
-    """(build_prelude's answer, {file: the headers it includes that the
-    prelude does not hold})."""
+    """(build_prelude's answer, {file: the headers outside the prelude its
+    #include lines reach}, {file: those and the headers it includes
+    directly}: the files whose macros a batch saves around it (a header of
+    the prelude whose guard does not hold all of it, NCR5380.c, is read again
+    by each file that includes it))."""
     common, headers = _common_headers(files, flags)
     outside = _outside(headers, set(common), _include_dirs(flags))
+    saved = {f: sorted(set(outside[f]) | set(headers[f])) for f in files}
     if not common:
-        return None, outside
+        return None, outside, saved
     if cache:
-        return PreludeCache(cache, flags, common).get(), outside
-    return _precompile(common, flags, where)[0], outside
+        return PreludeCache(cache, flags, common).get(), outside, saved
+    return _precompile(common, flags, where)[0], outside, saved
 
 
 def _common_headers(files, flags):
@@ -260,10 +264,26 @@ def _outside(headers, common, dirs):
     return out
 
 
-def batches(files, size):
-    """The files in batches of up to size (scan_parse.scan_batch), in order."""
-    size = max(size, 1)
-    return [files[i:i + size] for i in range(0, len(files), size)]
+def batches(files, size, outside=None):
+    """The files in batches of up to size (scan_parse.scan_batch), in order,
+    two files whose #include lines reach one header outside the prelude
+    (outside[file]) never in one batch: the second would read it again (its
+    declarations defined twice) or not at all (its guard defined), and be
+    parsed alone again."""
+    size, outside = max(size, 1), outside or {}
+    out, open_ = [], []  # open_: (batch, the headers its files reach)
+    for f in files:
+        mine = set(outside.get(f, ()))
+        home = next((b for b in open_ if not (b[1] & mine)), None)
+        if home is None:
+            home = ([], set())
+            open_.append(home)
+            out.append(home[0])
+        home[0].append(f)
+        home[1].update(mine)
+        if len(home[0]) >= size:
+            open_.remove(home)
+    return out
 
 
 def _precompile(common, flags, where, pch_name="prelude.pch"):
@@ -401,14 +421,14 @@ def main(args):
         groups[tuple(base + cc.get(os.path.realpath(f), []))].append(f)
     jobs = []
     for n, (flags, fs) in enumerate(groups.items()):
-        pch, outside = None, {}
+        pch, outside, saved = None, {}, {}
         if not args.no_prelude and len(fs) >= PRELUDE_MIN_FILES:
             where = os.path.join(tmp, f"g{n}")
             os.makedirs(where)
-            pch, outside = prelude(fs, flags, where, cache)
+            pch, outside, saved = prelude(fs, flags, where, cache)
         # batches only over a prelude: without one, every member's headers are its own
-        jobs += [(b, list(flags), pch, {f: outside[f] for f in b} if len(b) > 1 else None)
-                 for b in batches(fs, args.batch if pch else 1)]
+        jobs += [(b, list(flags), pch, {f: saved[f] for f in b} if len(b) > 1 else None)
+                 for b in batches(fs, args.batch if pch else 1, outside)]
     if args.jobs == 1:
         done = [scan_parse.scan_batch(j) for j in jobs]
     else:

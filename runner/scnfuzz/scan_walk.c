@@ -489,7 +489,8 @@ static void note_inclusion(void *file, CXSourceLocation *stack, unsigned depth, 
 		if (e->self >= 0) { /* a member that another member #includes: both read its text */
 			m->included[e->self] = m->included[k] = 1;
 		} else {
-			e->owner = k;
+			if (e->owner < 0) /* the inclusions come in order: the first read owns a header */
+				e->owner = k;
 			m->owns_headers[k] = 1;
 		}
 		return;
@@ -835,9 +836,12 @@ static int referred_owner(struct sites *st, CXCursor ref)
 	return o;
 }
 
-/* Whether a member's declaration (its walk in st->nodes) refers to what
- * another member declares: parsed alone, that name would not be there. */
-static int refers_to_other(struct sites *st, long n, int self)
+/* Whether a member's declaration (its walk in st->nodes) refers to what a
+ * member before it declares first: parsed alone, that name would not be
+ * there. (What a later member declares is read after this member was
+ * parsed: it may complete a type the walk meets, never what the parse
+ * decided.) */
+static int refers_to_earlier(struct sites *st, long n, int self)
 {
 	for (long i = 0; i < n; i++) {
 		int k = st->kinds[i], o;
@@ -846,7 +850,7 @@ static int refers_to_other(struct sites *st, long n, int self)
 		    k != CURSOR_MEMBER_REF_EXPR)
 			continue;
 		o = referred_owner(st, st->nodes[i]);
-		if (o >= 0 && o != self)
+		if (o >= 0 && o < self)
 			return 1;
 	}
 	return 0;
@@ -861,7 +865,7 @@ static void put_function(struct sites *st, CXCursor fn, int member)
 		st->o.failed = 1;
 		return;
 	}
-	if (st->members->n > 1 && !st->tainted[member] && refers_to_other(st, n, member))
+	if (st->members->n > 1 && !st->tainted[member] && refers_to_earlier(st, n, member))
 		st->tainted[member] = TAINT_REFERENCE;
 	if (fn.kind != CURSOR_FUNCTION_DECL || !L.is_definition(fn))
 		return;
@@ -1012,7 +1016,7 @@ static struct members batch;
  * members paths (reals: their real paths), in the order the main file
  * #includes them; names: the family names, sorted (scan_calls). A member is
  * tainted (to be parsed alone again) when one of its declarations refers to
- * what another member (or a header first read under it) declares, when a
+ * what a member before it (or a header first read under it) declares, when a
  * diagnostic in it has a note in another member (a name both define), or
  * when it #includes another member or another member #includes it; per
  * member "headers" names the headers outside the prelude first read under
