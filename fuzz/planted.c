@@ -74,12 +74,23 @@ static int count_of(int r)
 
 static int planted_vscnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
+    va_list cp;
+    va_copy(cp, ap);
     int n = ref_vsnprintf(tmp, TMP_CAP, fmt, ap);
     if (n < 0) {
+        va_end(cp);
         if (size) buf[0] = 0;
         return 0;
     }
-    size_t len = (size_t)n < TMP_CAP ? (size_t)n : TMP_CAP - 1;
+    if ((size_t)n >= TMP_CAP) {
+        /* an output the staging buffer cannot hold (the decoder reaches
+         * widths of 65,536 and more): the canonical wrapper, no bug */
+        n = ref_vsnprintf(buf, size, fmt, cp);
+        va_end(cp);
+        return size == 0 || n < 0 ? 0 : (size_t)n < size ? n : (int)(size - 1);
+    }
+    va_end(cp);
+    size_t len = (size_t)n;
     if (size == 0) {
         if (bug == B_NUL_AT_0) buf[0] = 0;
         return bug == B_RET_WOULD_BE ? n : 0;
