@@ -3,7 +3,8 @@
 # drivers/scsi of linux-source-6.1 (with the tree's include/ and
 # arch/x86/include) and curl's sources (apt-get source curl, through a private
 # deb-src list as core/targets/debian-source.sh does), each with 2 parser
-# processes; prints files, seconds and files/s of each (the run directories
+# processes, each twice (the precompiled prelude cold, then kept from the first
+# run: warm); prints files, seconds and files/s of each (the run directories
 # under $WORK keep the reports). Everything third-party goes to $WORK, never
 # into the repository.
 #   sh bench/scan_speed.sh [WORK [RUN...]]   (default /tmp/scnfuzz-scan-bench; RUN: usb, scsi,
@@ -39,7 +40,6 @@ C=${C%/}
     [ $? -le 1 ] || { echo "FAIL the warm-up scan: $(tail -n1 "$WORK/warm-up.out")" >&2; exit 1; }
 run() {
     name=$1; shift
-    case " $RUNS " in *" $name "*) ;; *) return 0 ;; esac
     rc=0
     /usr/bin/time -f "%U %S %e" -o "$WORK/$name.time" \
         "$here/scnfuzz" scan --jobs 2 --out "$WORK/run-$name" "$@" > "$WORK/$name.out" 2>&1 || rc=$?
@@ -49,6 +49,15 @@ run() {
     # (the last line: time writes "Command exited with non-zero status 1" first when a misuse is found)
     tail -n1 "$WORK/$name.time" | awk -v n="$name" -v f="$files" '{ cpu = $1 + $2; printf "%s: %d files, %.1f CPU-s (%.1f user, %.1f system), %.1f s wall: %.1f files per CPU-second, %.1f files/s on 2 cores\n", n, f, cpu, $1, $2, $3, f / cpu, 2 * f / cpu }'
 }
-run usb --kernel "$K" "$K/drivers/usb"
-run scsi --kernel "$K" "$K/drivers/scsi"
-run curl -I "$C/include" -I "$C/lib" -DBUILDING_LIBCURL "$C/lib" "$C/src"
+# each tree twice: with the precompiled prelude built by the run (a cache of its own, emptied
+# first: cold), then with the prelude the first run kept (warm)
+cold_warm() {
+    name=$1; shift
+    case " $RUNS " in *" $name "*) ;; *) return 0 ;; esac
+    rm -rf "$WORK/prelude-cache-$name"
+    run "$name-cold" --prelude-cache "$WORK/prelude-cache-$name" "$@"
+    run "$name-warm" --prelude-cache "$WORK/prelude-cache-$name" "$@"
+}
+cold_warm usb --kernel "$K" "$K/drivers/usb"
+cold_warm scsi --kernel "$K" "$K/drivers/scsi"
+cold_warm curl -I "$C/include" -I "$C/lib" -DBUILDING_LIBCURL "$C/lib" "$C/src"

@@ -245,11 +245,19 @@ def _outside(headers, common, dirs):
     of the headers read."""
     below = {}
 
+    found = {}
+
+    def resolve(kind, name, src):
+        key = (kind, name) if kind == "<" else (kind, name, os.path.dirname(src))
+        if key not in found:
+            found[key] = _resolve(kind, name, src, dirs)
+        return found[key]
+
     def reach(h):
         if h not in below:
             below[h] = []
             below[h] = [r for kind, name in dict.fromkeys(_includes(h))
-                        if (r := _resolve(kind, name, h, dirs)) and r not in common]
+                        if (r := resolve(kind, name, h)) and r not in common]
         return below[h]
 
     out = {}
