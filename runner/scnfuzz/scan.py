@@ -11,8 +11,13 @@ two or more of them include (read from their #include lines: this only
 chooses what to precompile) are parsed once into a precompiled header
 (function bodies skipped), which every file of the group loads instead of
 parsing them again; the translation unit's children are then the file's own
-declarations (scan_parse). Each function body is walked in one C call
-(scan_walk), and the files are parsed by --jobs processes.
+declarations (scan_parse). The prelude is kept across runs (PreludeCache,
+checked against the bytes of every header it read). The files of a group are
+parsed --batch at a time as one translation unit (scan_parse.scan_batch:
+each file's macros saved and restored around it, a file that another one
+of its batch could change parsed alone again). What the scan reads of a
+translation unit comes back from one C call (scan_walk.sites), and the
+batches are parsed by --jobs processes.
 """
 import collections
 import concurrent.futures
@@ -204,13 +209,15 @@ def build_prelude(files, flags, where, cache=None):
 
 def prelude(files, flags, where, cache=None):
     """(build_prelude's answer, {file: the headers outside the prelude its
-    #include lines reach}, {file: those and the headers it includes
-    directly}: the files whose macros a batch saves around it (a header of
-    the prelude whose guard does not hold all of it, NCR5380.c, is read again
-    by each file that includes it))."""
-    common, headers = _common_headers(files, flags)
+    #include lines reach}, {file: those and the headers it includes directly
+    by a quoted name}: the files whose macros a batch saves around it (a
+    header of the prelude whose guard does not hold all of it, NCR5380.c, is
+    read again by each file that includes it; the <...> headers of a system
+    or the kernel are guarded, and saving their macros would cost a
+    thousand pragmas a file))."""
+    common, headers, quoted = _common_headers(files, flags)
     outside = _outside(headers, set(common), _include_dirs(flags))
-    saved = {f: sorted(set(outside[f]) | set(headers[f])) for f in files}
+    saved = {f: sorted(set(outside[f]) | set(quoted[f])) for f in files}
     if not common:
         return None, outside, saved
     if cache:
@@ -220,11 +227,11 @@ def prelude(files, flags, where, cache=None):
 
 def _common_headers(files, flags):
     """(the guarded headers two or more of files include, {file: the headers
-    it includes})."""
+    it includes}, {file: those it includes by a quoted name})."""
     dirs = _include_dirs(flags)
-    count, order, found, headers = collections.Counter(), {}, {}, {}
+    count, order, found, headers, quoted = collections.Counter(), {}, {}, {}, {}
     for f in files:
-        headers[f] = []
+        headers[f], quoted[f] = [], []
         for kind, name in dict.fromkeys(_includes(f)):
             key = (kind, name) if kind == "<" else (kind, name, os.path.dirname(f))
             if key not in found:
@@ -234,7 +241,9 @@ def _common_headers(files, flags):
                 count[h] += 1
                 order.setdefault(h, len(order))
                 headers[f].append(h)
-    return [h for h in sorted(count, key=lambda h: order[h]) if count[h] >= 2 and _guarded(h)], headers
+                if kind == '"':
+                    quoted[f].append(h)
+    return [h for h in sorted(count, key=lambda h: order[h]) if count[h] >= 2 and _guarded(h)], headers, quoted
 
 
 def _outside(headers, common, dirs):

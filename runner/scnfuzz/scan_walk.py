@@ -11,7 +11,10 @@ runs through the bindings (walk_python): the same nodes, slower.
 The C walk also picks the calls that may be of the printf family
 (scan_calls: a family name, or a callee whose type could carry a format
 attribute), so that Python makes cursors of those alone; Nodes.calls is their
-indices, or None (the Python walk: every call is looked at).
+indices, or None (the Python walk: every call is looked at). sites() gives,
+in one C call per translation unit, all that the scan reads of those calls
+and of the unit's diagnostics, and for a batch of files which members must
+be parsed alone again; macro_names() the macros a file #defines or #undefs.
 """
 import ctypes
 import json
