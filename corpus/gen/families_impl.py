@@ -11,9 +11,12 @@ after %p that lib/ctype.c counts as alphanumeric (skipped with the extension) or
 model_kernel's (lib/vsprintf.c and kernel/time/timeconv.c as the model reads them), kernel
 column only, as every %p extension case (families_pext.py).
 
+fam_impl_float_sources: the float engine's survivors (float_big.c, float_round.c), each case
+built where a mutant's digits differ (see its docstring); expectations model_iso's (MPFR).
+
 FAMILIES lists them; families.all_cases() runs them after the others.
 """
-from families import I, case
+from families import DB, I, KSTOP, case
 from families_pext import PCITE, _kcase, sockaddr_in, time64
 
 SURVIVORS = "; a case for impl/'s surviving mutants (scnfuzz mutate, issue 23)"
@@ -57,4 +60,80 @@ def fam_impl_kernel_values():
     return out
 
 
-FAMILIES = (fam_impl_kernel_values,)
+
+# ---- impl/'s float survivors (float_big.c, float_round.c): the exact engine's limb sources
+
+def _ld(sign, unbiased, mant):
+    """An x87 long double: mant (64 bits, the integer bit set) * 2^(unbiased - 63)."""
+    return ("ldouble", (sign, unbiased + 16383, mant))
+
+
+def _huge_division_edge(L, above, min_x=28, min_index=None):
+    """A long double M * 2^E2 whose %.{L-1}Le takes the truncated source for huge values
+    (float_big.c fp_huge_src: q = floor(value / 10^x), x = El - L, by Knuth's algorithm D over
+    32-bit digits) so that the dividend's two top words are the normalised divisor's 5^x top
+    two (M = their 64 bits, plus 1 when `above`) on a word boundary: the first quotient digit's
+    estimate is 1 and passes the v[n-2] test, and it is 1 too large (above = False: the lower
+    words of 5^x are not zero, so add-back runs) or exact (above: one more unit, no add-back).
+    min_index: also the word 2 * (the dividend's top word's index) of fp_huge_src's work area
+    (w32 + 366 + 2 * mu) lies in the 5^x product it built (w32[1010..]) and is below v[n-2]."""
+    for E2 in range(1, 16320):
+        l2 = 63 + E2
+        x = ((l2 * 1292913986) >> 32) - 1 - L  # try_trunc's El - L
+        if x < min_x or x > 5000:
+            continue
+        p = 5 ** x
+        n = (p.bit_length() + 31) // 32
+        sh = 32 * n - p.bit_length()
+        bs = E2 - x + sh
+        if bs % 32:
+            continue
+        v = p << sh
+        top = v >> (32 * (n - 2))
+        if min_index is not None:
+            idx = 366 + 2 * (bs // 32 + 2)
+            nb = (p.bit_length() + 63) // 64
+            if not min_index <= idx < 920 + 2 * nb:
+                continue
+            w = (p >> (32 * (idx - 920))) & 0xffffffff  # the 5^x product's words from w32[920]
+            if w >= top & 0xffffffff or top & 0xffffffff == 0xffffffff:
+                continue
+        return _ld(0, l2, top + (1 if above else 0))
+    raise AssertionError("no long double for L=%d" % L)
+
+
+def fam_impl_float_sources():
+    """Values and precisions that take the exact engine's limb sources where impl/'s surviving
+    mutants change the digits: a long double expanded whole with 5^13 steps ending on a 5^12
+    one (fp_big_init), the huge-value division's add-back and its v[n-2] test (fp_huge_src),
+    an integer whose last significant digits share a limb with the rounding position (the sticky
+    scan of src_sticky), a negative value rounded downward on the exact route (want_up), and a
+    %f of a value far below its last place under a directed rounding (round_src's lower clamp).
+    Expectations from MPFR (model_iso); the directed ones are called under their direction."""
+    from families_round import rcase
+    out = []
+    ch = "C17 7.21.6.1p8 (e), p13 (correctly rounded), F.5; kernel " + KSTOP + SURVIVORS
+    # 2^-3067 * m (m odd): fp_big_init multiplies by 5^3067 = (5^13)^235 * 5^12; %.1200Le needs more digits
+    # than the truncated source keeps (TRUNC_DIG 1152), so the whole expansion is used
+    out.append(case("float.hard", "%.1200Le", [_ld(0, -3004, 0xc90fdaa22168c235)], "std",
+                    ch + " (whole expansion of 0xc90fdaa22168c235p-3067)"))
+    out.append(case("float.hard", "%.26Le", [_huge_division_edge(27, False)], "std",
+                    ch + " (huge value: quotient digit estimated 1 too large, add-back)"))
+    out.append(case("float.hard", "%.26Le", [_huge_division_edge(27, True)], "std",
+                    ch + " (huge value: quotient digit estimate exact, v[n-2] test false)"))
+    out.append(case("float.hard", "%.604Le", [_huge_division_edge(605, True, 2500, 1010)], "std",
+                    ch + " (huge value: 5^x of some 8,000 bits, estimate exact)"))
+    what = "2^100 * 5^27 = 2^73 * 10^27: 22 significant digits then zeros; rounded at the 22nd, nothing beyond"
+    big = 5 ** 27 << 1
+    out.append(rcase("%.21Le", _ld(0, 162, big), "upward", what))
+    out.append(rcase("%.21Le", _ld(1, 162, big), "downward", what))
+    out.append(rcase("%.19e", DB(0xbe10000000000000), "downward",
+                     "-2^-30 = -9.31322574615478515625e-10: the 21st digit 5, nothing beyond"))
+    out.append(rcase("%.20f", DB(0xb9b4484bfeebc2a0), "downward", "-1e-30 below the 20th place: -0.00...01"))
+    for sign, direction in ((0, "upward"), (1, "downward")):
+        out.append(rcase("%.420Lf", _ld(sign, -1661, 0x8000000000000001), direction,
+                         "(2^63 + 1) * 2^-1724, some 10^-500: 420 places, the first non-zero digit far below them"))
+    return out
+
+
+FAMILIES = (fam_impl_kernel_values, fam_impl_float_sources)
