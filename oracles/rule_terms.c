@@ -111,6 +111,7 @@ EXACT(t_noprec) { UNUSED; return x->s && x->s->prec == -1; }
 EXACT(t_invalid) { UNUSED; return x->s && x->s->invalid; }
 EXACT(t_whole) { UNUSED; return x->s == NULL; }
 EXACT(t_ret_neg) { UNUSED; return x->k->ret_a < 0 && x->k->ret_b < 0; }
+EXACT(t_failed) { UNUSED; return x->k->ret_a < 0 || x->k->ret_b < 0; }
 EXACT(t_positional) { UNUSED; return x->s && x->s->pos > 0; }
 EXACT(t_width_neg)
 {

@@ -202,7 +202,9 @@ int main(int argc, char **argv)
     if (argc != 8 || scn_case_parse(argv[3], strlen(argv[3]), &c, err, sizeof err)) return 2;
     for (size_t i = 0; i < scn_rules_count(); i++)
         if (!strcmp(scn_rule_at(i)->id, argv[1])) {
-            printf("%d\n", scn_rule_matches(scn_rule_at(i), SCN_DIALECT_ISO, argv[2], &c.args[0], &c, "x", "ref",
+            /* spec "-": no culprit (the whole case differs) */
+            printf("%d\n", scn_rule_matches(scn_rule_at(i), SCN_DIALECT_ISO, strcmp(argv[2], "-") ? argv[2] : NULL,
+                                            &c.args[0], &c, "x", "ref",
                                             atoi(argv[4]), atoi(argv[6]), (const unsigned char *)argv[5],
                                             strlen(argv[5]), (const unsigned char *)argv[7], strlen(argv[7])));
             return 0;
@@ -285,6 +287,18 @@ def test_a_normalisation_takes_a_tie_to_even_only(rule_probe, a, want):
 ])
 def test_p_spelling_excuses_the_spelling_of_the_value_only(rule_probe, spec, case, a, b, want):
     assert rule_probe("p-spelling", spec, case, a, b) is want
+
+
+@pytest.mark.parametrize("a,want", [
+    ((-1, ""), True),        # musl: NL_ARGMAX is 9, the call fails with EINVAL
+    ((1, "8"), False),       # a printf that reads the wrong argument is not excused by the position
+])
+def test_nl_argmax_excuses_a_failed_call_only(rule_probe, a, want):
+    """Allowance nl-argmax (a position above POSIX's minimum {NL_ARGMAX}, 9) explains a call that
+    fails there, never a wrong output (it excused any whole-case difference: picolibc mutants that
+    read the wrong argument at %10$ survived)."""
+    case = '"%10$d" int:0 int:1 int:2 int:3 int:4 int:5 int:6 int:7 int:8 int:9'
+    assert rule_probe("nl-argmax", "-", case, a, (1, "9")) is want
 
 
 def _impl_result(scn_conform, tmp_path, target, case, env=None):
