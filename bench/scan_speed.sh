@@ -52,11 +52,11 @@ run() {
 # each tree twice: with the precompiled prelude built by the run (a cache of its own, emptied
 # first: cold), then with the prelude the first run kept (warm)
 cold_warm() {
-    name=$1; shift
-    case " $RUNS " in *" $name "*) ;; *) return 0 ;; esac
-    rm -rf "$WORK/prelude-cache-$name"
-    run "$name-cold" --prelude-cache "$WORK/prelude-cache-$name" "$@"
-    run "$name-warm" --prelude-cache "$WORK/prelude-cache-$name" "$@"
+    tree=$1; shift  # (run() sets name: sh has no local variables)
+    case " $RUNS " in *" $tree "*) ;; *) return 0 ;; esac
+    rm -rf "$WORK/prelude-cache-$tree"
+    run "$tree-cold" --prelude-cache "$WORK/prelude-cache-$tree" "$@"
+    run "$tree-warm" --prelude-cache "$WORK/prelude-cache-$tree" "$@"
 }
 cold_warm usb --kernel "$K" "$K/drivers/usb"
 cold_warm scsi --kernel "$K" "$K/drivers/scsi"
