@@ -411,10 +411,11 @@ def scan_batch(job):
     of each path, in order. Several paths are parsed as one translation unit
     (batch_main), which pays the parse's fixed cost once. A member is parsed
     alone again, after the batch's members are read, when scan_walk.sites
-    says it is tainted (it refers to what another member or its headers
-    declare, or a diagnostic in it has a note in another member: a name both
-    define), or when a member before it read a header outside the prelude
-    whose macros batch_main did not save (not in headers[member])."""
+    says it is tainted (it refers to what a member before it or that
+    member's headers declare, a diagnostic in it has a note in another
+    member: a name both define, or it #includes another member or is
+    #included by one), or when a member before it read a header outside the
+    prelude whose macros batch_main did not save (not in headers[member])."""
     paths, args, pch, headers = job
     got = {}
     text = batch_main(paths, headers) if len(paths) > 1 else None
