@@ -865,7 +865,7 @@ static void put_function(struct sites *st, CXCursor fn, int member)
 		st->o.failed = 1;
 		return;
 	}
-	if (st->members->n > 1 && !st->tainted[member] && refers_to_earlier(st, n, member))
+	if (member > 0 && !st->tainted[member] && refers_to_earlier(st, n, member))
 		st->tainted[member] = TAINT_REFERENCE;
 	if (fn.kind != CURSOR_FUNCTION_DECL || !L.is_definition(fn))
 		return;
@@ -914,8 +914,8 @@ static int visit_top(CXCursor c, CXCursor parent, void *data)
 	if (member < 0)
 		return CHILD_VISIT_CONTINUE;
 	/* alone, only the function definitions are walked; in a batch, every
-	 * declaration, for the names it refers to */
-	if ((c.kind == CURSOR_FUNCTION_DECL && L.is_definition(c)) || st->members->n > 1)
+	 * declaration of a member after the first, for the names it refers to */
+	if ((c.kind == CURSOR_FUNCTION_DECL && L.is_definition(c)) || member > 0)
 		put_function(st, c, member);
 	return CHILD_VISIT_CONTINUE;
 }
