@@ -281,15 +281,31 @@ def _outside(headers, common, dirs):
     return out
 
 
+def _across_directories(files):
+    """files taken from each directory in turn: the files of one directory
+    share names (3w-9xxx.c's and 3w-sas.c's use_msi), which would make one
+    of them be parsed again."""
+    by_dir = collections.defaultdict(list)
+    for f in files:
+        by_dir[os.path.dirname(f)].append(f)
+    queues = list(by_dir.values())
+    out = []
+    while queues:
+        out += [q.pop(0) for q in queues]
+        queues = [q for q in queues if q]
+    return out
+
+
 def batches(files, size, outside=None):
-    """The files in batches of up to size (scan_parse.scan_batch), in order,
-    two files whose #include lines reach one header outside the prelude
+    """The files in batches of up to size (scan_parse.scan_batch), files of
+    different directories together, two files whose #include lines reach one
+    header outside the prelude
     (outside[file]) never in one batch: the second would read it again (its
     declarations defined twice) or not at all (its guard defined), and be
     parsed alone again."""
     size, outside = max(size, 1), outside or {}
     out, open_ = [], []  # open_: (batch, the headers its files reach)
-    for f in files:
+    for f in _across_directories(files):
         mine = set(outside.get(f, ()))
         home = next((b for b in open_ if not (b[1] & mine)), None)
         if home is None:
