@@ -423,3 +423,28 @@ def test_batch_members_are_each_file_alone(tmp_path):
         assert {n for n, r in zip(order, got) if r.get("batched")} == set(order) - again
     literals = {n: alone[str(src / n)][0][0]["args"][0]["literal"] for n in ("b.c", "g.c")}
     assert literals == {"b.c": "b", "g.c": "g"}
+
+
+def test_batch_member_whose_parse_does_not_end_is_parsed_again(tmp_path):
+    """A member whose parse does not end at file scope (a body left open:
+    the error's recovery skips on to a closing brace) would swallow the
+    members after it: it and they are parsed alone again, with the call
+    sites they have alone."""
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan, scan_parse, scan_walk
+    assert scan_walk.build(str(tmp_path))
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "common.h").write_text(BATCH_FILES["common.h"])
+    (src / "a.c").write_text('#include "common.h"\nint fa(char *b) { return snprintf(b, 8, "%d", 1); }\n')
+    (src / "open.c").write_text('#include "common.h"\nint fo(char *b) { if (b) { return snprintf(b, 8, "%d", 2);\n')
+    (src / "z.c").write_text('#include "common.h"\nint fz(char *b) { return snprintf(b, 8, "%s", "z"); }\n')
+    paths = [str(src / n) for n in ("a.c", "open.c", "z.c")]
+    pch, _, saved = scan.prelude(paths, ["-x", "c", "-I", str(src)], str(tmp_path))
+    flags = ["-x", "c", "-I", str(src)]
+    got = scan_parse.scan_batch((paths, flags, pch, saved))
+    for p, r in zip(paths, got):
+        fs = scan_parse.FileScan(p, flags, pch)
+        assert (r["calls"], r["candidates"], r["parse_errors"]) == (*fs.scan(), fs.errors), p
+    assert [bool(r.get("again")) for r in got] == [False, True, True]
+    assert [c["function"] for c in got[2]["calls"]] == ["fz"]

@@ -282,18 +282,16 @@ def _outside(headers, common, dirs):
 
 
 def _across_directories(files):
-    """files taken from each directory in turn: the files of one directory
-    share names (3w-9xxx.c's and 3w-sas.c's use_msi), which would make one
-    of them be parsed again."""
+    """files with each directory's spread evenly over the whole list: the
+    files of one directory share names (3w-9xxx.c's and 3w-sas.c's use_msi)
+    and headers (lpfc's), which would make one of them be parsed again, or
+    alone when it is left for the last batches."""
     by_dir = collections.defaultdict(list)
     for f in files:
         by_dir[os.path.dirname(f)].append(f)
-    queues = list(by_dir.values())
-    out = []
-    while queues:
-        out += [q.pop(0) for q in queues]
-        queues = [q for q in queues if q]
-    return out
+    order = {d: n for n, d in enumerate(by_dir)}
+    return sorted(files, key=lambda f: ((by_dir[os.path.dirname(f)].index(f) + 0.5) / len(by_dir[os.path.dirname(f)]),
+                                        order[os.path.dirname(f)]))
 
 
 def batches(files, size, outside=None):

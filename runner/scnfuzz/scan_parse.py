@@ -337,6 +337,7 @@ def parse_flags(args, pch):
 # ---- one translation unit per group of flags, reparsed for each file or batch
 
 WRAPPER = ".scnfuzz-scan-main.c"  # the main file of a reparsed unit: virtual, in the working directory
+MEMBER_END = "scnfuzz_batch_member_end_"  # + k: declared after a batch's member k
 _KEPT = {}  # flags -> the translation unit kept for them, per parser process
 _NAMES = {}  # file -> the macro names it #defines or #undefs, per parser process
 
@@ -387,9 +388,10 @@ def batch_main(paths, headers):
     (scan_walk.macro_names: the lexer's, never a pattern over text) saved
     before it and restored after it with #pragma push_macro/pop_macro, so
     that the next member sees the macros as they were; or None when a path
-    cannot be #included or a file's names cannot be read."""
+    cannot be #included or a file's names cannot be read. After each member
+    the main file declares MEMBER_END + its index."""
     out = []
-    for p in paths:
+    for k, p in enumerate(paths):
         names = []
         for f in [p] + list(headers.get(p, ())):
             if f not in _NAMES:  # a header outside the prelude may come back with each member
@@ -403,6 +405,10 @@ def batch_main(paths, headers):
         out += [f'#pragma push_macro("{n}")\n' for n in names]
         out.append(f'#include "{p}"\n')
         out += [f'#pragma pop_macro("{n}")\n' for n in names]
+        # a declaration at file scope only when the member's parse ended there: an error's
+        # recovery that skips to a closing brace would go on into the next member
+        # (scan_walk.c's note_member_end)
+        out.append(f"typedef int {MEMBER_END}{k};\n")
     return "".join(out).encode("utf-8", "surrogateescape")
 
 

@@ -698,6 +698,7 @@ struct sites {
 	struct decls decls;
 	struct members *members;
 	unsigned char tainted[MAX_MEMBERS];
+	unsigned char ended[MAX_MEMBERS]; /* the main file's declaration after member k is at file scope */
 	const void *ref_decl[FILE_SLOTS]; /* declarations referred to, and their owners */
 	int ref_owner[FILE_SLOTS];
 	const char *const *names;
@@ -762,13 +763,14 @@ static void put_call(struct sites *st, long i)
 }
 
 /* why a member is parsed alone again ("tainted"; 0: it is not) */
-enum { TAINT_REFERENCE = 2, TAINT_NOTE, TAINT_INCLUDED };
+enum { TAINT_REFERENCE = 2, TAINT_NOTE, TAINT_INCLUDED, TAINT_UNENDED };
 
 enum {
 	CURSOR_TYPE_REF = 43,
 	CURSOR_MEMBER_REF = 47,
 	CURSOR_DECL_REF_EXPR = 101,
 	CURSOR_MEMBER_REF_EXPR = 102,
+	CURSOR_TYPEDEF_DECL = 20,
 };
 
 /* A compiler builtin: declared by clang where it is first used, so in
@@ -904,6 +906,26 @@ static void put_function(struct sites *st, CXCursor fn, int member)
 	free(calls);
 }
 
+/* The main file of a batch declares scnfuzz_batch_member_end_<k> after
+ * member k (scan_parse.batch_main): at file scope, a top-level cursor, only
+ * when the member's parse ended there. When an error's recovery in member k
+ * skipped on to a closing brace, the members after it were read as the
+ * inside of k's declaration: k and they are parsed alone again. */
+static void note_member_end(struct sites *st, CXCursor c)
+{
+	static const char prefix[] = "scnfuzz_batch_member_end_";
+	CXString s = L.walk.cursor_spelling(c);
+	const char *name = L.walk.c_string(s);
+
+	if (name && !strncmp(name, prefix, sizeof(prefix) - 1)) {
+		long k = strtol(name + sizeof(prefix) - 1, NULL, 10);
+
+		if (k >= 0 && k < st->members->n)
+			st->ended[k] = 1;
+	}
+	L.walk.dispose_string(s);
+}
+
 static int visit_top(CXCursor c, CXCursor parent, void *data)
 {
 	struct sites *st = data;
@@ -911,6 +933,8 @@ static int visit_top(CXCursor c, CXCursor parent, void *data)
 	int member = is_member(st->members, expansion_file(L.cursor_location(c), &line, &col, &off));
 
 	(void)parent;
+	if (member < 0 && c.kind == CURSOR_TYPEDEF_DECL && st->members->n > 1)
+		note_member_end(st, c);
 	if (member < 0)
 		return CHILD_VISIT_CONTINUE;
 	/* alone, only the function definitions are walked; in a batch, every
@@ -1017,8 +1041,9 @@ static struct members batch;
  * #includes them; names: the family names, sorted (scan_calls). A member is
  * tainted (to be parsed alone again) when one of its declarations refers to
  * what a member before it (or a header first read under it) declares, when a
- * diagnostic in it has a note in another member (a name both define), or
- * when it #includes another member or another member #includes it; per
+ * diagnostic in it has a note in another member (a name both define), when
+ * it #includes another member or another member #includes it, or when its
+ * parse or a member's before it did not end at file scope; per
  * member "headers" names the headers outside the prelude first read under
  * it (scan_parse.scan_batch checks that their macros were saved).
  * Returns the JSON's length, its text at *json until the next call, or -1. */
@@ -1047,9 +1072,15 @@ long scan_sites(void *tu, const char *const *paths, const char *const *reals, lo
 		for (long k = 0; k < n; k++)
 			st->tainted[k] = batch.included[k] ? TAINT_INCLUDED : 0;
 	}
+	memset(st->ended, 0, sizeof(st->ended));
 	put(&st->o, "{\"functions\":[", 14);
 	L.visit_children(L.tu_cursor(tu), visit_top, st);
 	puts_(&st->o, "],");
+	for (long k = 0, unended = 0; n > 1 && k < n; k++) {
+		unended |= !st->ended[k];
+		if (unended)
+			st->tainted[k] = TAINT_UNENDED;
+	}
 	put_diagnostics(st, tu);
 	puts_(&st->o, ",\"decls\":[");
 	if (st->decls.o.n)
