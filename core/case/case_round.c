@@ -31,7 +31,7 @@ const char *scn_round_name(enum scn_round r)
 
 static unsigned short x87_cw_get(void)
 {
-    unsigned short cw;
+    unsigned short cw = 0; /* MemorySanitizer does not see the asm's store */
     __asm__ __volatile__("fnstcw %0" : "=m"(cw));
     return cw;
 }
@@ -43,7 +43,7 @@ static void x87_cw_set(unsigned short cw)
 
 static unsigned mxcsr_get(void)
 {
-    unsigned m;
+    unsigned m = 0; /* MemorySanitizer does not see the asm's store */
     __asm__ __volatile__("stmxcsr %0" : "=m"(m));
     return m;
 }

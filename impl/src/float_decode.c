@@ -72,7 +72,9 @@ enum ref_rounding fp_current_rounding(void)
     static const enum ref_rounding by_rc[4] = {
         REF_ROUND_NEAREST, REF_ROUND_DOWNWARD, REF_ROUND_UPWARD, REF_ROUND_TOWARD_ZERO,
     };
-    unsigned mxcsr;
+    /* initialised first: MemorySanitizer does not see the asm's store, and
+     * would take the register's bits for uninitialised memory */
+    unsigned mxcsr = 0;
     __asm__ __volatile__("stmxcsr %0" : "=m"(mxcsr));
     return by_rc[(mxcsr >> 13) & 3];
 #else
