@@ -61,7 +61,9 @@ int scn_form_flagged_star_hidden(const struct scn_case *c, enum scn_dialect dial
         for (int j = 0; j < 3; j++) {
             if (v[j] <= 0 || v[j] > SCN_CASE_MAX_ARGS) continue;
             if (v[j] > top) top = v[j];
-            if (j && sp[i].flags) hidden[v[j]] = 1;
+            const struct scn_arg *a = v[j] <= (int)c->nargs ? &c->args[v[j] - 1] : NULL;
+            int floating = a && (a->type == SCN_ARG_DOUBLE || a->type == SCN_ARG_LDOUBLE);
+            if (sp[i].flags && (j || floating)) hidden[v[j]] = 1;
             else seen[v[j]] = 1;
         }
     }

@@ -17,13 +17,16 @@ int scn_form_len_listed(const char *list, size_t ln, const char *len);
 /* two specifications of c read the same n$ argument */
 int scn_form_shared_arg(const struct scn_case *c, enum scn_dialect dialect);
 
-/* posnflagstar: an n$ specification with a flag has a *m$ width or
- * precision that no other specification reads (as its value, or as the *
- * of a specification without a flag), and the case reads an argument
- * numbered above m. picolibc 1.8.10's skip_to_arg (tinystdio/vfprintf.c)
- * keeps FL_WIDTH from the n$ digits, so the flag after n$ is taken as the
- * conversion and the *m$ in the rest of that specification is never seen:
- * the walk to an argument above m stops short, and it reads the wrong one. */
+/* posnflagskip: an n$ specification with a flag has an argument m the walk
+ * to a higher one cannot step over rightly, and the case reads an argument
+ * numbered above m: a *m$ width or precision that no other specification
+ * reads (as its value, or as the * of a specification without a flag), or
+ * a floating value m no specification without a flag reads. picolibc
+ * 1.8.10's skip_to_arg (tinystdio/vfprintf.c) keeps FL_WIDTH from the n$
+ * digits, so the flag after n$ is taken as the conversion: the *m$ in the
+ * rest of that specification is never seen and its floating value is
+ * stepped over as an int (another register class), so the walk to an
+ * argument above m reads the wrong one. */
 int scn_form_flagged_star_hidden(const struct scn_case *c, enum scn_dialect dialect);
 
 /* An n$ specification of the case whose *m$ width or precision is not read

@@ -124,7 +124,7 @@ EXACT(t_prec_neg)
     return x->s && x->s->prec == SCN_SPEC_STAR && x->s->parg >= 0 && (int)x->c->args[x->s->parg].v.i < 0;
 }
 EXACT(t_sharedarg) { UNUSED; return !x->s && scn_form_shared_arg(x->c, x->dialect); }
-EXACT(t_posnflagstar) { UNUSED; return scn_form_flagged_star_hidden(x->c, x->dialect); }
+EXACT(t_posnflagskip) { UNUSED; return scn_form_flagged_star_hidden(x->c, x->dialect); }
 EXACT(t_posnstarorder) { UNUSED; return scn_form_star_out_of_order(x->c, x->dialect); }
 EXACT(t_dies) { UNUSED; return x->k->death; }
 EXACT(t_round_directed) { UNUSED; return x->c && x->c->round != SCN_ROUND_NEAREST; }

@@ -219,18 +219,22 @@ def test_a_wrong_n_value_is_blamed_on_the_one_n_conversion(scn_conform, tmp_path
 
 
 # picolibc's skip_to_arg bug in the shapes the campaign met it: each reduces to
-# a case the term posnflagstar sees (a flagged n$ specification whose *m$
-# argument nothing else reads, and a later argument), and is that one row;
-# without the flag, or with the * argument read elsewhere, picolibc is right.
+# a case the term posnflagskip sees (a flagged n$ specification whose *m$
+# argument nothing else reads, or whose value is a double, and a later
+# argument), and is that one row; without the flag, or with the argument
+# read elsewhere, picolibc is right.
 POSN_FLAG_STAR = ['"%1$+*2$d%3$d" int:7 int:2 int:9', '"%1$-.*2$d%3$d" int:1 int:2 int:9',
                   '"%2$ 0*1$llux]" int:0 ullong:72056495717582195', '"%2$-*1$.tu" int:99 ptrdiff:36365244091947776',
-                  '"%1$-*2$.*3$d" int:0 int:0 int:1', '"%2$+52.16hhX7297d*%%%3$+0*1$.u" int:274 uint:57 uint:0']
+                  '"%1$-*2$.*3$d" int:0 int:0 int:1', '"%2$+52.16hhX7297d*%%%3$+0*1$.u" int:274 uint:57 uint:0',
+                  # the double stepped over as an int (the va_list as a real call builds it)
+                  '"%2$d|%1$-f" double:0x1.8p+0 int:7', '"%1$+e%2$d" double:0x1p+0 int:7']
 # curl reads a *m$ argument just before its specification's value (the
 # term posnstarorder): the campaign's shapes are its row; a *m$ that is the
 # argument just before the value (width, then precision) curl gets right.
 CURL_STAR_ORDER = ['"%1$*2$d" int:1 int:0', '"%1$*2$d|" int:42 int:8', '"%1$ *1$i" int:0', '"%1$*1$d" int:5']
 CURL_STAR_RIGHT = ['"%2$*1$d|" int:8 int:42', '"%3$*1$.*2$d|" int:8 int:2 int:42', '"%2$.*1$s" int:2 str:"abc"']
 POSN_RIGHT = ['"%1$*2$d%3$d" int:7 int:2 int:9', '"%1$-*2$d%2$d%3$d" int:7 int:2 int:9',
+              '"%2$d|%1$f" double:0x1.8p+0 int:7', '"%2$d|%1$-d" int:1 int:7',
               '"%2$d%1$-*3$d" int:1 int:7 int:3', '"%1$-*2$d" int:7 int:2']
 
 

@@ -12,9 +12,9 @@ va_list as a real call does (core/case/case_call.c), so these cases tell the cla
 each steps over arguments of one class to read one of the other, in every conversion letter,
 length modifier and field form the walk must parse (flags, widths whose digits hold a 0,
 precisions, *m$, %% before the first specification). The expectations are
-model_iso's; the flags sit on integer conversions only: a flag after n$ on a double stepped
-over is a picolibc bug ("%2$d|%1$-f" prints the int as 0: skip_to_arg takes the flag for the
-conversion, and steps over an int) that no known-bug term claims yet, so its cases wait for one.
+model_iso's. A flag after n$ on a double stepped over is a picolibc bug ("%2$d|%1$-f" prints
+the int as 0: skip_to_arg takes the flag for the conversion, and steps over an int), known bug
+picolibc-posn-flag-star (term posnflagskip): _flagged_double_cases hold it.
 
 fam_exponent_widths: a field width around floating outputs whose exponent has just one more or
 one fewer digit (decimal 1e99 and 1e100; binary 2^-10, 2^99, 2^999, 2^-1000 for %a), where an
@@ -102,8 +102,19 @@ def _walk_form_cases():
     return [case("positional", f, a, "std", CITE, kernel=False) for f, a in cases]
 
 
+def _flagged_double_cases():
+    """A double with a flag after its n$, stepped over to read a later argument of either
+    class (each flag, and the 0 flag with a width)."""
+    out = []
+    for flag in ("-", "+", " ", "#", "010"):
+        for other, oarg in (("d", I(7)), (".2f", D(0.75))):
+            f = "%%2$%s|%%1$%sf|" % (other, flag)
+            out.append(case("positional", f, [D(1.5), oarg], "std", CITE, kernel=False))
+    return out
+
+
 def fam_abi_positional():
-    return _pair_cases() + _interleaved_cases() + _walk_form_cases()
+    return _pair_cases() + _interleaved_cases() + _walk_form_cases() + _flagged_double_cases()
 
 
 def fam_exponent_widths():
