@@ -38,14 +38,14 @@ static void spec_text(const struct scn_case *c, const struct scn_spec *s, char *
 
 /* The verdicts on one specification alone (for each pair of targets: same
  * output, or different but explained by rule j) depend only on the
- * sub-case, the dialect, the targets and the table. A fuzzer meets the same
- * sub-cases over and over ("%p" of NULL, "%a" of 1.0 ...): localising them
- * again was a sixth of the ISO differential fuzzer's time. The memo keys on
- * the exact bytes of all of that (no hash is trusted: a collision could hide
- * a divergence), keeps only sub-cases where every pair is "same" or
- * explained by a rule (an unexplained difference is always re-run, so its report
- * carries its real outputs) and is off with env SCN_DIFF_NO_MEMO=1 or
- * scn_diff_set_memo(0). */
+ * sub-case (its rounding direction too), the dialect, the targets and the
+ * table. A fuzzer meets the same sub-cases over and over ("%p" of NULL,
+ * "%a" of 1.0 ...): localising them again was a sixth of the ISO
+ * differential fuzzer's time. The memo keys on the exact bytes of all of
+ * that (no hash is trusted: a collision could hide a divergence), keeps only
+ * sub-cases where every pair is "same" or explained by a rule (an
+ * unexplained difference is always re-run, so its report carries its real
+ * outputs) and is off with env SCN_DIFF_NO_MEMO=1 or scn_diff_set_memo(0). */
 #define MEMO_SLOTS 4096
 #define MEMO_KEY 232
 #define MEMO_SAME (-1)
@@ -97,10 +97,13 @@ static size_t memo_key(const struct scn_case *sub, const struct scn_spec *s, enu
                        const char *oracle, const struct scn_diff_out *outs, size_t n, unsigned char *k)
 {
     size_t kn = 0;
-    unsigned char d = (unsigned char)dialect;
+    /* the sub-case is called under the case's rounding direction: upward,
+     * glibc's and the reference's %.La of 0xf.46365707865dbdbp+998 are the
+     * same, to nearest they are not */
+    unsigned char d[2] = { (unsigned char)dialect, sub->round };
     /* make_subcase copies at most ~120 bytes of a specification */
     if (s->end - s->start > 100) return 0;
-    if (key_put(k, &kn, &d, 1)) return 0;
+    if (key_put(k, &kn, d, sizeof d)) return 0;
     /* the rules' verdicts depend on the oracle (oracle=), and on who is
      * wrong: every target's output, the reference's (the first) among them,
      * which the targets in order and the sub-case determine */

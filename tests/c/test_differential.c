@@ -83,6 +83,20 @@ static int good2_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 
 static const struct scn_target good2 = { .name = "good2", .dialect = SCN_DIALECT_ISO, .vsnprintf = good2_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
+/* "upward": "odd" always under rounding upward, whatever the case's
+ * direction: its "%.0f" of 2.5 is 3, as the host's on a case rounded upward,
+ * where the host's to nearest is 2 */
+static int upward_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    struct scn_round_saved saved;
+    scn_round_enter(SCN_ROUND_UPWARD, &saved);
+    int r = odd_vsnprintf(buf, size, fmt, ap);
+    scn_round_leave(&saved);
+    return r;
+}
+
+static const struct scn_target upward = { .name = "upward", .dialect = SCN_DIALECT_ISO, .vsnprintf = upward_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
+
 /* Fakes named as the core targets, for the blame of known bugs (the rules
  * name targets): "ref" is the host's printf with one planted bug of the very
  * form of glibc's %#g carry, %#.3g of 1000 printed "1.e+03" (the zeros of
@@ -249,6 +263,34 @@ static void test_memo(void)
           f.key);
 }
 
+/* the memo keys on the sub-case's rounding direction: a sub-case the same
+ * on two targets when rounded upward may differ to nearest. A fuzzing
+ * process meets the upward case first; its memoised "same" made the same
+ * case to nearest find no culprit specification, a whole-case divergence
+ * (campaign of fuzz_iso_diff: glibc's and the reference's %.La of
+ * 0xf.46365707865dbdbp+998 are both 0x1p+1002 upward, 0xfp+998 and
+ * 0x1p+1002 to nearest), where scn-replay, in a fresh process, localised it */
+static void test_memo_rounding(void)
+{
+    static const struct scn_target *const gu[] = { &good, &upward };
+    static const char *const up = "\"%.0f|%d\" double:0x1.4p+1 int:7 round=upward";
+    static const char *const near = "\"%.0f|%d\" double:0x1.4p+1 int:7";
+    struct scn_diff_finding fresh, f;
+    scn_diff_set_memo(0);
+    CHECK(run_on(near, gu, 2, &fresh) == SCN_DIFF_DIVERGENCE && !strcmp(fresh.conv, "f"), "nearest: %s %s",
+          fresh.key, fresh.detail);
+    for (int memo = 0; memo < 2; memo++) {
+        scn_diff_set_memo(memo); /* a memo of its own generation: nothing from before */
+        /* upward, "%.0f" is the same on both (memoised when on), the 7 of %d is not */
+        CHECK(run_on(up, gu, 2, &f) == SCN_DIFF_DIVERGENCE && !strcmp(f.conv, "d"), "memo %d: upward: %s %s", memo,
+              f.key, f.detail);
+        CHECK(run_on(near, gu, 2, &f) == fresh.verdict && !strcmp(f.key, fresh.key) &&
+                  !strcmp(f.detail, fresh.detail),
+              "memo %d: nearest after upward: %s / %s, alone %s / %s", memo, f.key, f.detail, fresh.key,
+              fresh.detail);
+    }
+}
+
 /* three targets: every differing pair is localised, the worst verdict
  * of the first pair (in order) that has it is reported, and each
  * target runs once per sub-case however many pairs it is in */
@@ -383,6 +425,7 @@ int main(void)
 {
     test_localised_verdicts();
     test_memo();
+    test_memo_rounding();
     test_three_targets();
     test_known_bug_blame();
     test_table_is_data(); /* last: it replaces the embedded allowances */
