@@ -15,6 +15,8 @@ import pytest
 
 from conftest import REPO, build_dir, find_binary
 
+TABLE = REPO / "oracles" / "known_bugs.tsv"
+
 
 def _matrix_targets():
     conform = find_binary("scn-conform", "programs")
@@ -318,31 +320,53 @@ def test_a_difference_met_by_conformance_and_the_campaign_is_one_root_cause():
                                                                         "divergence")
 
 
-def test_campaign_deaths_signed_by_frame_are_signed_by_their_reduced_case(tmp_path):
-    """libFuzzer's process dies of stb's %F (not implemented, its double not
-    consumed: a later %n stores through the wrong argument) and the campaign
-    signs it by the frame; scn-conform reduces it to "%F%n", the row stb-no-F.
-    A frame-signed death whose case no longer dies keeps its frame, and so do
-    records that are not frame-signed deaths."""
+def test_campaign_deaths_signed_by_frame_are_signed_by_their_reduced_case(tmp_path, monkeypatch):
+    """libFuzzer's process dies of stb's negative * precision (SIGSEGV) in two
+    formats, and the campaign signs both by the frame; scn-conform reduces
+    each to "%.*f" int:-2 and the row stb-neg-prec-dies signs both: one death,
+    one root cause. Without the rows that explain deaths, both get the one
+    signature scn-conform gives that death (a plain signal names no place:
+    the reduced case's shape). A frame-signed death whose case no longer dies
+    keeps its frame: stb's %F%n, which stored through the unconsumed double's
+    bits while the case model put every argument in the overflow area, and
+    which reads its pointer from the GP slots since the va_list follows the
+    psABI (7c1b55b); and so do records that are not frame-signed deaths."""
     from scnfuzz import matrix_deaths
     if "stb" not in _matrix_targets():
         pytest.fail("matrix target stb is not built (libstb-dev: bash ci/setup.sh)", pytrace=False)
-    frame = "crash:fuzz_matrix~stb:stb_sprintf.h:615:10"
-    recs = [{"oracle": "crash", "classification": "crash", "signature": frame, "source": "fuzz",
-             "case": '"[%- #20.3F%n%g" double:-0x1.109400713852ap+67 n:int double:0x0p+0 @28', "detail": "UBSan"},
-            {"oracle": "crash", "classification": "crash", "signature": frame, "source": "fuzz",
-             "case": '"%d" int:1', "detail": "UBSan"},
-            {"oracle": "differential", "classification": "divergence", "signature": "differential:%f:ref~stb:divergence",
-             "case": '"%F" double:0x0p+0'}]
-    (tmp_path / "findings.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    done, kept = matrix_deaths.resign(tmp_path, "stb", "fuzz_matrix",
-                                      conform=find_binary("scn-conform", "programs"))
-    assert (done, kept) == (1, 1)
-    got = [json.loads(l) for l in (tmp_path / "findings.jsonl").read_text().splitlines()]
-    assert got[0]["signature"] == "crash:stb-no-F:stb:known-bug", got[0]
-    assert got[0]["frame_signature"] == frame and got[0]["original_case"] == recs[0]["case"]
-    assert "%F" in got[0]["case"] and "%n" in got[0]["case"] and got[0]["rule"]["id"] == "stb-no-F"
-    assert got[1:] == recs[1:]
+    conform = find_binary("scn-conform", "programs")
+    frame = "crash:fuzz_matrix~stb:stbsp_vsprintfcb"
+    dies = ['"[%.*f|%x]" int:-2 double:0x1p-1 uint:255', '"<%-3.*f%d" int:-2 double:0x1p-1 int:7']
+    recs = [{"oracle": "crash", "classification": "crash", "signature": frame, "source": "fuzz", "case": c,
+             "detail": "SEGV"} for c in dies]
+    recs += [{"oracle": "crash", "classification": "crash", "signature": "crash:fuzz_matrix~stb:stb_sprintf.h:615:10",
+              "source": "fuzz", "case": '"[%- #20.3F%n%g" double:-0x1.109400713852ap+67 n:int double:0x0p+0 @28',
+              "detail": "UBSan"},
+             {"oracle": "differential", "classification": "divergence", "signature": "differential:%f:ref~stb:divergence",
+              "case": '"%F" double:0x0p+0'}]
+
+    def resign(d):
+        d.mkdir()
+        (d / "findings.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+        done_kept = matrix_deaths.resign(d, "stb", "fuzz_matrix", conform=conform)
+        return done_kept, [json.loads(l) for l in (d / "findings.jsonl").read_text().splitlines()]
+
+    (done, kept), got = resign(tmp_path / "rows")
+    assert (done, kept) == (2, 1), got
+    for g, r in zip(got[:2], recs):
+        assert g["signature"] == "crash:stb-neg-prec-dies:stb:known-bug", g
+        assert g["frame_signature"] == frame and g["original_case"] == r["case"]
+        assert g["case"] == '"%.*f" int:-2 double:0x1p-1' and g["rule"]["id"] == "stb-neg-prec-dies"
+    assert got[2:] == recs[2:]
+    # without the rows that explain deaths: still one signature for the one death, not the frame's
+    table = tmp_path / "kb.tsv"
+    table.write_text("".join(l + "\n" for l in TABLE.read_text().splitlines() if "&dies" not in l))
+    monkeypatch.setenv("SCN_KNOWN_BUGS", str(table))
+    (done, kept), got = resign(tmp_path / "norows")
+    assert (done, kept) == (2, 1), got
+    assert got[0]["signature"] == got[1]["signature"] == "crash:%.*f:stb:memory-safety", got[:2]
+    assert "rule" not in got[0] and got[0]["frame_signature"] == frame
+    assert got[2:] == recs[2:]
 
 
 def test_a_campaign_that_died_on_its_resumed_corpus_is_run_again_fresh(tmp_path):

@@ -8,11 +8,16 @@ campaign, each such death with the case that caused it is checked again by
 scn-conform, which runs the call in its supervised worker, reduces a death
 to the smallest case that still dies the same way and signs it as every
 other finding (a known row with the term dies, a gap the reduced case still
-needs, else the reduced case's shape). The record then carries that
-signature, its reduced case and rule; the frame's signature stays in it as
-frame_signature. A death that scn-conform does not reproduce, or that it
-meets as the other kind of death (a crash becoming a hang under load) and no
-row explains, keeps its frame.
+needs, else the reduced case's crash state: its sanitizer report's kind and
+place, oracles/rootcause_state.c; else, for a plain signal, the reduced
+case's shape): one death, one root cause, whichever format met it. The
+record then carries that signature, its reduced case and rule; the frame's
+signature stays in it as frame_signature. A death that scn-conform does not
+reproduce (its first failure is another finding, or none), or that it meets
+as the other kind of death (a crash becoming a hang under load) and no row
+explains, keeps its frame: such a case may have died only under the case
+model of its day (stb's %F%n stored through an unconsumed double's bits
+while every argument sat in the overflow area, 7c1b55b).
 """
 import json
 import pathlib
