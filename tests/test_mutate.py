@@ -643,9 +643,11 @@ def test_a_run_counts_add_up_and_kills_a_known_killable_mutant(musl_run):
     assert len(rep["survivors"]) == t["survived"]
     j = _json_last(r.stdout)
     assert (j["killed"], j["survived"], j["mutants"]) == (t["killed"], t["survived"], t["mutants"])
-    # the annotated source shows the mutant on its line; kills.jsonl holds its finding record
+    # the annotated source shows the mutant on its line (a one-file page's anchors
+    # are L<line>, a several-file page's <file>:L<line>); kills.jsonl holds its finding record
     page = (out / "annotated.html").read_text()
-    assert f"id=L{m['line']}>" in page and f"#{m['id']} CRCR" in page
+    assert f'id="L{m["line"]}"' in page and f"#{m['id']} CRCR" in page
+    assert f'id="{m["file"]}:L' not in page
     kills = [json.loads(l) for l in (out / "kills.jsonl").read_text().splitlines()]
     assert any(k["mutant"] == m["id"] and k["record"]["signature"] == m["signature"] for k in kills)
     assert "| `fmt_o` |" in (out / "report.md").read_text()
