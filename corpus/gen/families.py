@@ -741,7 +741,7 @@ def fam_nan_sign():
 
 
 def fam_big_fields():
-    """Widths and precisions of 4095, 4096, 32767 and 32768 (issue 23: where
+    """Widths and precisions of 4095, 4096, 32767, 32768 and 40960 (issue 23: where
     an implementation keeps a count in 12, 15 or 16 bits): d, x, s, f. The
     32K outputs are few (a check at every buffer size costs the square of
     the output, and each is 64 KiB of corpus); a %s precision only limits."""
@@ -756,6 +756,9 @@ def fam_big_fields():
         ("width", "%-4095.2f|", [D(-1.25)], [0, 4095, 4096, 4097], cwl),
         ("width", "%*d|", [I(-4096), I(42)], [0, 4096, 4097, 4098], cwl + ", p5 (negative * width: - flag)"),
         ("width", "%32768d", [I(-1)], [0, 1, 32767, 32768, 32769], cw),
+        # every digit of the width counts: 40960's first four (4096) pass 4095, where
+        # uClibc-ng before 266aaaf stopped accumulating (bench/history/uclibc-width-40960)
+        ("width", "%40960d", [I(1)], [0, 1, 40959, 40960, 40961], cw),
         ("precision", "%.4095d", [I(1)], [0, 4095, 4096], cp % "the minimum number of digits"),
         ("precision", "%#.4096x", [U(0xff)], [0, 4096, 4097, 4098, 4099], cp % "the minimum number of digits; p6 # adds 0x"),
         ("precision", "%.4096f", [D(0.1)], [0, 4097, 4098, 4099], cp % "digits after the decimal-point character"),
