@@ -296,18 +296,24 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
             }
             continue;
         }
-        for (size_t t = 0; t < n; t++) {
+        int crashed = 0;
+        for (size_t t = 0; t < n && !crashed; t++) {
             /* the whole field, however wide: a matcher reads it laid out */
             for (;;) {
-                ret[t] = scn_case_call_ctx(scn_target_full_call, (void *)outs[t].target, &sub, (char *)buf[t],
-                                           cap[t]);
-                if (ret[t] < 0 || (size_t)ret[t] < cap[t] || (size_t)ret[t] >= SCN_ORACLE_MAX_OUTPUT) break;
+                ret[t] = -1;
+                crashed = scn_oracle_full_call(outs[t].target, &sub, (char *)buf[t], cap[t], &ret[t]);
+                if (crashed || ret[t] < 0 || (size_t)ret[t] < cap[t] || (size_t)ret[t] >= SCN_ORACLE_MAX_OUTPUT)
+                    break;
                 unsigned char *g = realloc(buf[t], (size_t)ret[t] + 1);
                 if (!g) break;
                 buf[t] = g, cap[t] = (size_t)ret[t] + 1;
             }
             len[t] = ret[t] < 0 ? strnlen((char *)buf[t], cap[t]) : (size_t)ret[t] < cap[t] ? (size_t)ret[t] : cap[t] - 1;
         }
+        /* a sub-case that crashes a target (caught where faults are: the
+         * fuzzers) tells nothing of the difference; the death is the
+         * checks' finding, and the program that localises lives on */
+        if (crashed) continue;
         judge_outputs(j, outs, buf, ret, len);
         /* every pair's verdict (all of them, for the memo); culprits of the
          * pairs still open */

@@ -4,6 +4,7 @@
 #include "rootcause.h"
 
 #include "finding.h"
+#include "oracle.h"
 #include "rule_terms.h"
 
 #include <stdio.h>
@@ -60,7 +61,10 @@ static void memo_add(const char *key, const struct scn_rootcause *rc)
 #define OUT_CAP (1u << 16)
 
 /* The outputs of targets t[0..n) on c (t[0] the reference) into outs, with
- * their %n values; 0 when one of them is longer than a finding needs. */
+ * their %n values; 0 when one of them is longer than a finding needs, or
+ * crashed: a candidate of a difference's reduction may crash a target (a
+ * %n reading an argument the target did not consume), and the fuzzers,
+ * which catch faults, must live through it as through the checks' calls. */
 static int outputs_of(const struct scn_target *const *t, size_t n, struct scn_case *c, struct scn_diff_out *outs)
 {
     static unsigned char *buf[SCN_DIFF_MAX_TARGETS];
@@ -69,7 +73,8 @@ static int outputs_of(const struct scn_target *const *t, size_t n, struct scn_ca
     size_t nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);
     for (size_t i = 0; i < n; i++) {
         if (!buf[i] && !(buf[i] = malloc(OUT_CAP))) abort();
-        int r = scn_case_call_ctx(scn_target_full_call, (void *)t[i], c, (char *)buf[i], OUT_CAP);
+        int r = -1;
+        if (scn_oracle_full_call(t[i], c, (char *)buf[i], OUT_CAP, &r)) return 0;
         if (r >= (int)OUT_CAP) return 0;
         for (size_t j = 0; j < nn; j++) nv[i][j] = scn_case_n_value(c, idx[j]);
         outs[i] = (struct scn_diff_out){ t[i], r, buf[i], r < 0 ? 0 : (size_t)r, nn, nv[i] };

@@ -15,6 +15,7 @@
 #include "case.h"
 #include "differential.h"
 #include "finding.h"
+#include "oracle.h"
 #include "rootcause.h"
 #include "rules.h"
 #include "supervise.h"
@@ -66,10 +67,20 @@ static int skip_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
     return r;
 }
 
+/* "fragile": plus's bug, and a fault on any format without a '[' (as a
+ * %n that reads an argument the target did not consume) */
+static int fragile_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    if (!strchr(fmt, '[')) raise(SIGSEGV);
+    return plus_vsnprintf(buf, size, fmt, ap);
+}
+
 static const struct scn_target good = { .name = "good", .dialect = SCN_DIALECT_ISO, .vsnprintf = good_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 static const struct scn_target skip = { .name = "skip", .dialect = SCN_DIALECT_ISO, .vsnprintf = skip_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 static const struct scn_target lackL = { .name = "lackL", .dialect = SCN_DIALECT_ISO, .vsnprintf = lackL_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 static const struct scn_target plus = { .name = "plus", .dialect = SCN_DIALECT_ISO, .vsnprintf = plus_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
+
+static const struct scn_target fragile = { .name = "fragile", .dialect = SCN_DIALECT_ISO, .vsnprintf = fragile_vsnprintf, .vscnprintf = NULL, .where = "in-process" };
 
 static const struct scn_target *bad = &plus; /* the target root_cause compares with good */
 
@@ -119,6 +130,29 @@ static void test_one_bug_many_shapes(void)
     }
     /* a case without the bug has no root cause */
     CHECK(root_cause("\"%d %s\" int:5 str:\"x\"") == NULL, "agree");
+}
+
+/* A difference's reduction whose candidates crash the target: where faults
+ * are caught (the fuzzers), a candidate that crashes is not the difference,
+ * and the program that reduces lives on (fuzz_matrix died of apr's %jd%n
+ * in a candidate, with no report, and its campaign ran 0 executions). */
+static void test_a_candidate_that_crashes(void)
+{
+    char t[512];
+    int was = scn_oracle_catch_faults();
+    unsigned long caught = scn_oracle_faults_caught();
+    scn_oracle_set_catch_faults(1);
+    bad = &fragile;
+    const struct scn_rootcause *rc = root_cause("\"xx [%+8.3ld yy %s\" long:123 str:\"q\"");
+    bad = &plus;
+    scn_oracle_set_catch_faults(was);
+    CHECK(rc != NULL, "no difference");
+    if (!rc) return;
+    case_text(&rc->reduced, t, sizeof t);
+    /* reduced as far as the candidates that keep the '[' go */
+    CHECK(strstr(t, "[%+d\" int:0") && !strstr(t, "%s") && !strstr(t, "ld"), "reduced to %s", t);
+    CHECK(!strcmp(rc->signature, "differential:%+d:fragile~good:divergence"), "%s", rc->signature);
+    CHECK(scn_oracle_faults_caught() > caught, "no candidate crashed: %lu", scn_oracle_faults_caught() - caught);
 }
 
 /* known bugs are data: an entry turns the divergence into a known bug ... */
@@ -381,6 +415,7 @@ int main(void)
     test_crash_state_of_reports();
     test_crash_state_signs_a_death();
     test_one_bug_many_shapes();
+    test_a_candidate_that_crashes();
     test_known_bug_entries();
     test_shapes();
     test_pattern_terms();
