@@ -91,8 +91,11 @@ def test_corpus_round_cases_differ_by_direction():
         assert c.round in ("upward", "downward", "towardzero"), f[1]
         assert "F.5" in f[5] and "5.12.2" in f[5], f[5]
         by_value.setdefault((c.fmt, tuple(c.args)), {})[c.round] = f[2]
-    differ = [k for k, v in by_value.items() if v["upward"] != v["downward"]]
-    assert len(differ) >= 0.8 * len(by_value), (len(differ), len(by_value))
+    # the values given in both directions (a few cases of families_impl's are in one only)
+    both = {k: v for k, v in by_value.items() if "upward" in v and "downward" in v}
+    differ = [k for k in both if both[k]["upward"] != both[k]["downward"]]
+    assert len(both) >= 0.8 * len(by_value), (len(both), len(by_value))
+    assert len(differ) >= 0.8 * len(both), (len(differ), len(both))
 
 
 def _conform(scn_conform, tmp_path, target):
