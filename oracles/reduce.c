@@ -112,7 +112,10 @@ static int pass_structure(struct red *R)
         R->cand.tail_len = 0;
         progress |= attempt(R);
     }
-    for (size_t i = R->cur.n; i-- > 0;) {
+    /* counted down without wrapping past 0: an OSS-Fuzz UBSan build reports an unsigned
+     * wrap (recoverably) */
+    for (size_t j = R->cur.n; j > 0; j--) {
+        size_t i = j - 1;
         if (R->cur.n <= 1 && R->cur.it[0].is_spec) break;
         if (i >= R->cur.n || (scn_sections_frozen(&R->cur) && R->cur.it[i].is_spec)) continue;
         begin(R);

@@ -286,7 +286,7 @@ static int dec_within_half(const struct dec *x, const struct dec *y, long p)
     int same_sign = x->neg == y->neg || !x->n || !y->n;
     if (same_sign) { /* |x| - |y|, the larger first */
         int cmp = 0;
-        for (size_t i = len; i-- > 0 && !cmp;) cmp = (dx[i] > dy[i]) - (dx[i] < dy[i]);
+        for (size_t i = len; i > 0 && !cmp; i--) cmp = (dx[i - 1] > dy[i - 1]) - (dx[i - 1] < dy[i - 1]);
         signed char *big = cmp >= 0 ? dx : dy, *small = cmp >= 0 ? dy : dx;
         int borrow = 0;
         for (size_t i = 0; i < len; i++) {
@@ -304,7 +304,8 @@ static int dec_within_half(const struct dec *x, const struct dec *y, long p)
         if (carry) return 0;
     }
     /* compare with 5 at power p-1 */
-    for (size_t i = len; i-- > 0;) {
+    for (size_t j = len; j > 0; j--) {
+        size_t i = j - 1;
         int half = (long)i + lo == p - 1 ? 5 : 0;
         if (dx[i] != half) return dx[i] < half;
     }
