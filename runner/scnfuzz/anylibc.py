@@ -19,7 +19,7 @@ import subprocess
 import threading
 import time
 
-from . import build, children, conform
+from . import build, children, conform, jsonl
 from .errors import SetupError, UsageError
 from .progress import Progress
 from .runs import Run, utc_iso
@@ -323,11 +323,7 @@ def run_fuzz_libc(args):
         out = (e.stdout or b"").decode("utf-8", "replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
         interrupted = True
     stats = {}
-    for ln in out.splitlines():
-        try:
-            r = json.loads(ln)
-        except ValueError:
-            continue
+    for r in jsonl.objects(out):
         if "stats" in r:
             stats = r["stats"]
         elif "oracle" in r:

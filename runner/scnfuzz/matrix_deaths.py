@@ -24,7 +24,7 @@ import pathlib
 import subprocess
 import tempfile
 
-from . import build
+from . import build, jsonl
 from .runs import write_atomic
 
 DEATHS = ("crash", "hang")
@@ -101,11 +101,7 @@ def resign(sub, name, fuzzer, conform=None):
         except subprocess.TimeoutExpired as ex:
             out = ex.stdout.decode(errors="replace") if isinstance(ex.stdout, bytes) else (ex.stdout or "")
     done = 0
-    for line in out.splitlines():
-        try:
-            r = json.loads(line)
-        except ValueError:
-            continue
+    for r in jsonl.objects(out):
         f, i = r.get("finding"), where.get(r.get("line"))
         if not f or i is None or f.get("oracle") not in DEATHS:
             continue

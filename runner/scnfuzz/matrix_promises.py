@@ -35,7 +35,7 @@ import pathlib
 import re
 import subprocess
 
-from . import build, oracle_registry
+from . import build, jsonl, oracle_registry
 from .tree import ROOT
 
 PROMISES = ("bytes", "c99-return", "scn-return", "bounds", "no-crash")
@@ -151,11 +151,7 @@ def sample_outputs(target, cases, conform=None):
         except subprocess.TimeoutExpired:
             out[case] = (None, True)
             continue
-        for line in p.stdout.splitlines():
-            try:
-                r = json.loads(line)
-            except ValueError:
-                continue
+        for r in jsonl.objects(p.stdout):
             if r.get("target") == target["name"]:
                 died = (r.get("finding") or {}).get("oracle") in ("crash", "hang")
                 out[case] = (r.get("actual"), died)

@@ -26,7 +26,7 @@ import subprocess
 import threading
 import time
 
-from . import campaign, children, fuzzers
+from . import campaign, children, fuzzers, jsonl
 from .tree import ROOT
 
 KNOWN_CLASSES = ("implementation-defined", "known-bug", "known-gap")
@@ -210,11 +210,7 @@ class ConformStage:
             raise BaselineError(f"the baseline conformance run ({' '.join(cmd[:6])} ...) "
                                 f"{'timed out' if rc is None else children.describe_status(rc)}: "
                                 f"{err.decode('utf-8', 'replace').strip()[-300:]}")
-        for raw in out.splitlines():
-            try:
-                o = json.loads(raw)
-            except ValueError:
-                continue
+        for o in jsonl.objects(out):
             if "reach" in o:
                 u = (o["file"], o["line"])
                 if u not in self.corpus.lines:
@@ -297,11 +293,7 @@ class ConformStage:
                     pass
         secs = time.monotonic() - t0
         results, first = 0, None
-        for raw in out.splitlines():
-            try:
-                o = json.loads(raw)
-            except ValueError:
-                continue
+        for o in jsonl.objects(out):
             if "summary" in o:
                 results = o["summary"].get("results", 0)
             elif o.get("status") in ("fail", "error") and first is None:
