@@ -198,3 +198,18 @@ def pytest_runtest_protocol(item, nextitem):
            "wall": round(t1 - t0, 3), "cpu_self": round(s1 - s0, 3), "cpu_children": round(c1 - c0, 3)}
     with open(_TIMES, "a") as f:
         f.write(json.dumps(rec) + "\n")
+
+
+# The end of a stand-in libFuzzer script (tests/test_campaign_kill.py, tests/test_faults.py):
+# libFuzzer's pulse lines every PULSE_S seconds (the script sets it) until -max_total_time,
+# then its last line.
+FAKE_FUZZER_PULSE = r'''
+t_end = time.time() + int(opt["max_total_time"])
+n = 0
+while time.time() < t_end:
+    n += 1000
+    sys.stderr.write(f"#{n}\tpulse  cov: 12 ft: 13 corp: 1/1b exec/s: 1000 rss: 30Mb\n")
+    sys.stderr.flush()
+    time.sleep(PULSE_S)
+sys.stderr.write(f"Done {n} runs in 1 second(s)\n")
+'''

@@ -22,6 +22,7 @@ import time
 import pytest
 
 from plugin_findings import REPO, SCNFUZZ, load_report, raw_findings, run_scnfuzz, scnfuzz_env, track
+from conftest import FAKE_FUZZER_PULSE
 
 CAMPAIGN_S = 300  # far longer than the test lets it run
 
@@ -169,15 +170,8 @@ if not marker.exists():
     sys.stderr.write("==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n"
                      "SUMMARY: AddressSanitizer: heap-buffer-overflow vfprintf.c:1 in musl_fmt_fp\n")
     sys.exit(1)
-t_end = time.time() + int(opt["max_total_time"])
-n = 0
-while time.time() < t_end:
-    n += 1000
-    sys.stderr.write(f"#{n}\tpulse  cov: 12 ft: 13 corp: 1/1b exec/s: 1000 rss: 30Mb\n")
-    sys.stderr.flush()
-    time.sleep(0.2)
-sys.stderr.write(f"Done {n} runs in 1 second(s)\n")
-'''
+PULSE_S = 0.2
+''' + FAKE_FUZZER_PULSE
 
 
 def _fake_build(tmp_path, mode):

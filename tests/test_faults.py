@@ -35,6 +35,7 @@ import jsonschema
 import pytest
 
 from plugin_findings import REPO, SCNFUZZ, load_report, raw_findings, run_scnfuzz, scnfuzz_env, track
+from conftest import FAKE_FUZZER_PULSE
 
 from scnfuzz import cli, report, runs  # noqa: E402  (plugin_findings puts runner on sys.path)
 from scnfuzz.errors import SetupError  # noqa: E402
@@ -88,15 +89,8 @@ if mode == "flood":  # findings until the disk is full; then as the C writer: on
     except OSError as e:
         sys.stderr.write(f"scnfuzz: writing a finding to SCN_FINDINGS: {e.strerror}\n")
         sys.exit(2)
-t_end = time.time() + int(opt["max_total_time"])
-n = 0
-while time.time() < t_end:
-    n += 1000
-    sys.stderr.write(f"#{n}\tpulse  cov: 12 ft: 13 corp: 1/1b exec/s: 1000 rss: 30Mb\n")
-    sys.stderr.flush()
-    time.sleep(0.1)
-sys.stderr.write(f"Done {n} runs in 1 second(s)\n")
-'''
+PULSE_S = 0.1
+''' + FAKE_FUZZER_PULSE
 
 
 def _fake_program(tmp_path, rel, text):
