@@ -1,4 +1,4 @@
-"""Corpus families added in session 8 (issue 23): numbered arguments of mixed classes.
+"""Corpus families for issue 23's survivors: numbered arguments of mixed classes.
 
 POSIX fprintf's %n$ and *m$ (applied to snprintf, C17 7.21.6.5) let a conversion take
 "the nth argument after the format"; C17 7.21.6.1p9 and 7.16.1.1 make the argument's type the

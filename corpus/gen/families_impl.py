@@ -1,4 +1,4 @@
-"""Corpus families added in session 8 (issue 23): what impl/'s surviving mutants showed missing.
+"""Corpus families for issue 23's survivors: what impl/'s surviving mutants showed missing.
 
 `./scnfuzz mutate --target impl --file impl/src --sample 600 --seed 8` left mutants of the
 kernel conversions alive because no case held the value or form that tells them apart: an

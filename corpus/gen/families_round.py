@@ -1,4 +1,4 @@
-"""Corpus families added in session 8 (issue 23): directed rounding.
+"""Corpus families for issue 23's survivors: directed rounding.
 
 C17 F.5 ("the binary-to-decimal conversion ... honors the current rounding direction"; also
 7.6.3 fesetround) and IEEE 754-2019 5.12.2 make printf's correctly rounded digits (C17
