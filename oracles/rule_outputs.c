@@ -441,3 +441,35 @@ int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char
     if ((sa == '-') == (sb == '-')) return 0;
     return a1 - a0 == b1 - b0 && a1 > a0 && !memcmp(oa + a0, ob + b0, a1 - a0);
 }
+
+/* asround: the reference engine called with the direction as its option
+ * (not the environment's: the case's copy is called to nearest) */
+static int ref_call_with(void *opt, char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return ref_vsnprintf_ex(buf, size, opt, fmt, ap);
+}
+
+int scn_out_is_ref_under(const struct scn_case *c, enum scn_dialect d, enum scn_round r, int ret,
+                         const unsigned char *out, size_t len)
+{
+    static const enum ref_rounding as_ref[SCN_ROUND__COUNT] = {
+        [SCN_ROUND_NEAREST] = REF_ROUND_NEAREST, [SCN_ROUND_UPWARD] = REF_ROUND_UPWARD,
+        [SCN_ROUND_DOWNWARD] = REF_ROUND_DOWNWARD, [SCN_ROUND_TOWARDZERO] = REF_ROUND_TOWARD_ZERO,
+    };
+    static struct scn_case work;
+    static unsigned char *buf;
+    static size_t cap;
+    /* a cut output (past the differential's largest) says nothing of its end */
+    if ((unsigned)r >= SCN_ROUND__COUNT || ret < 0 || (size_t)ret != len) return 0;
+    if (cap < len + 1) {
+        unsigned char *g = realloc(buf, len + 1);
+        if (!g) return 0;
+        buf = g, cap = len + 1;
+    }
+    memcpy(&work, c, sizeof work);
+    work.round = SCN_ROUND_NEAREST;
+    struct ref_options opt = { d == SCN_DIALECT_KERNEL ? REF_DIALECT_LINUX_KERNEL : REF_DIALECT_ISO, REF_ENCODING_C,
+                               as_ref[r] };
+    int got = scn_case_call_ctx(ref_call_with, &opt, &work, (char *)buf, len + 1);
+    return got == ret && !memcmp(buf, out, len);
+}

@@ -80,4 +80,11 @@ int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigne
  * magnitude, the padding aside. */
 int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb);
 
+/* asround: out (ret, len bytes) is what the reference engine prints for c
+ * called under direction r instead of c's own (c: the culprit's sub-case,
+ * or the whole case), byte for byte and the same return value; the
+ * reference of dialect d. Recomputed from the case, never looked up. */
+int scn_out_is_ref_under(const struct scn_case *c, enum scn_dialect d, enum scn_round r, int ret,
+                         const unsigned char *out, size_t len);
+
 #endif /* SCN_RULE_OUTPUTS_H */

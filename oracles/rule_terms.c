@@ -12,8 +12,11 @@
 
 #include "rule_form.h"
 #include "rule_outputs.h"
+#include "spec.h"
 
 /* ------------------------------------------------------------ the terms */
+
+static int v_list(const char *v, size_t n, long *num);
 
 /* What a term looks at: the specification's form or its argument (judged on
  * a specification alone), the finding (oracle, size, death), the outputs,
@@ -101,6 +104,16 @@ EXACT(t_arg_min)
     if (a->type == SCN_ARG_INT) return (int)a->v.i == INT_MIN;
     return a->type >= SCN_ARG_LONG && a->type <= SCN_ARG_PTRDIFF && a->v.i == LLONG_MIN;
 }
+EXACT(t_arg_negative)
+{
+    UNUSED;
+    const struct scn_arg *a = x->val;
+    if (!a) return 0;
+    if (a->type == SCN_ARG_DOUBLE) return signbit(a->v.d) != 0;
+    if (a->type == SCN_ARG_LDOUBLE) return signbit(a->v.ld) != 0;
+    if (a->type == SCN_ARG_INT) return (int)a->v.i < 0;
+    return a->type >= SCN_ARG_LONG && a->type <= SCN_ARG_PTRDIFF && a->v.i < 0;
+}
 EXACT(t_arg_zero)
 {
     UNUSED;
@@ -128,21 +141,29 @@ EXACT(t_posnflagskip) { UNUSED; return scn_form_flagged_star_hidden(x->c, x->dia
 EXACT(t_posnstarorder) { UNUSED; return scn_form_star_out_of_order(x->c, x->dialect); }
 EXACT(t_dies) { UNUSED; return x->k->death; }
 EXACT(t_round_directed) { UNUSED; return x->c && x->c->round != SCN_ROUND_NEAREST; }
-EXACT(t_hexvalue)
+/* What a %a/%A culprit's output must be (rule_outputs.h, hexvalue): 0, or
+ * -1 when the culprit is not one of a finite value. */
+static int hex_want_of(const struct scn_term_ctx *x, struct scn_hex_want *want)
 {
-    UNUSED;
-    const struct scn_culprit *k = x->k;
     long prec;
-    if (!x->s || !x->val || scn_form_arg_prec(x->c, x->s, &prec) || k->ret_a < 0 || k->ret_b < 0) return 0;
+    if (!x->s || !x->val || scn_form_arg_prec(x->c, x->s, &prec)) return -1;
     long double d = x->val->type == SCN_ARG_LDOUBLE ? x->val->v.ld
                   : x->val->type == SCN_ARG_DOUBLE ? (long double)x->val->v.d : NAN;
     unsigned fl = 0;
     long w = scn_form_field_width(x->c, x->s, &fl);
-    if (isnan(d) || isinf(d)) return 0;
+    if (isnan(d) || isinf(d)) return -1;
     /* normalized as the argument's type is: a double's subnormal is one even as a long double */
     int normal = x->val->type == SCN_ARG_LDOUBLE ? isnormal(d) : isnormal((double)d);
-    struct scn_hex_want want = { .v = d, .normal = normal, .conv = x->s->conv, .prec = prec, .w = w, .flags = fl,
-                                 .round = x->c->round };
+    *want = (struct scn_hex_want){ .v = d, .normal = normal, .conv = x->s->conv, .prec = prec, .w = w, .flags = fl,
+                                   .round = x->c->round };
+    return 0;
+}
+EXACT(t_hexvalue)
+{
+    UNUSED;
+    const struct scn_culprit *k = x->k;
+    struct scn_hex_want want;
+    if (k->ret_a < 0 || k->ret_b < 0 || hex_want_of(x, &want)) return 0;
     return scn_out_hex_ok(k->oa, k->la, &want) && scn_out_hex_ok(k->ob, k->lb, &want);
 }
 EXACT(t_digitsonly)
@@ -193,6 +214,66 @@ EXACT(t_pspelling)
 }
 #undef EXACT
 #undef UNUSED
+
+/* asround=nearest|opposite: the direction the output of the target the
+ * rule blames was written in, when not the case's own (its round=): to
+ * nearest (the direction ignored), or the opposite one (upward and downward
+ * swapped; toward zero is its own opposite). */
+static int round_named(const char *v, size_t n, enum scn_round own, enum scn_round *r)
+{
+    static const enum scn_round opposite[SCN_ROUND__COUNT] = {
+        [SCN_ROUND_NEAREST] = SCN_ROUND_NEAREST, [SCN_ROUND_UPWARD] = SCN_ROUND_DOWNWARD,
+        [SCN_ROUND_DOWNWARD] = SCN_ROUND_UPWARD, [SCN_ROUND_TOWARDZERO] = SCN_ROUND_TOWARDZERO,
+    };
+    if (n == 7 && !memcmp(v, "nearest", 7)) *r = SCN_ROUND_NEAREST;
+    else if (n == 8 && !memcmp(v, "opposite", 8)) *r = (unsigned)own < SCN_ROUND__COUNT ? opposite[own] : own;
+    else return -1;
+    return 0;
+}
+static int v_rounds(const char *v, size_t n, long *num)
+{
+    enum scn_round r;
+    if (v_list(v, n, num)) return -1;
+    for (size_t i = 0, j; i < n; i = j + 1) {
+        for (j = i; j < n && v[j] != '|'; j++) {}
+        if (round_named(v + i, j - i, SCN_ROUND_UPWARD, &r)) return -1;
+    }
+    return 0;
+}
+/* One output (ret, len bytes) is the reference's of the culprit under r:
+ * byte for byte, but for a %a/%A culprit only up to what hexvalue leaves
+ * free (the digit before the point: "0x2p+0" and the reference's "0x1p+1"
+ * are one value rounded one way). */
+static int written_under(const struct scn_term_ctx *x, const struct scn_case *of, enum scn_round r, int ret,
+                         const unsigned char *out, size_t len)
+{
+    struct scn_hex_want want;
+    if (x->s && (x->s->conv == 'a' || x->s->conv == 'A')) {
+        if (ret < 0 || (size_t)ret != len || hex_want_of(x, &want)) return 0;
+        want.round = (unsigned char)r;
+        return scn_out_hex_ok(out, len, &want);
+    }
+    return scn_out_is_ref_under(of, x->dialect, r, ret, out, len);
+}
+static int t_asround(const struct scn_term_ctx *x, const char *v, size_t n, long num)
+{
+    (void)num;
+    static struct scn_case sub;
+    const struct scn_culprit *k = x->k;
+    if (!x->c || (x->s && x->s->invalid) || !OUTS) return 0;
+    /* the outputs are the culprit's alone (its sub-case), or the whole case's */
+    if (x->s && scn_spec_subcase(x->c, x->s, &sub)) return 0;
+    const struct scn_case *of = x->s ? &sub : x->c;
+    for (size_t i = 0, j; i < n; i = j + 1) {
+        enum scn_round r;
+        for (j = i; j < n && v[j] != '|'; j++) {}
+        if (round_named(v + i, j - i, (enum scn_round)of->round, &r) || r == of->round) continue;
+        if (((x->wrong & 1) && written_under(x, of, r, k->ret_a, k->oa, k->la)) ||
+            ((x->wrong & 2) && written_under(x, of, r, k->ret_b, k->ob, k->lb)))
+            return 1;
+    }
+    return 0;
+}
 
 /* the values of the value terms */
 static int v_nonempty(const char *v, size_t n, long *num)

@@ -18,6 +18,8 @@ struct scn_term_ctx {
     const struct scn_spec *s;   /* the culprit specification (k->s), NULL for the whole case */
     const struct scn_arg *val;  /* its value argument, or NULL */
     const char *oracle;         /* the oracle that fired ("differential" when k names none) */
+    unsigned wrong;             /* whose output the rule says is wrong: bit 0 ta's (k->oa), bit 1 tb's
+                                   (k->ob); both for an allowance, which blames no one */
 };
 
 /* Compiles r->pattern (terms joined by '&') into r->terms: 0, or -1 with

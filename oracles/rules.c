@@ -229,13 +229,15 @@ static int same_output(const struct scn_blame *b, size_t x, size_t y)
     return b->ret[x] == b->ret[y] && b->len[x] == b->len[y] && !memcmp(b->out[x], b->out[y], b->len[x]);
 }
 
-/* Whether a known bug or gap of the listed targets explains the pair
- * (ta, tb): one of them is listed and is the one that is wrong. */
-static int blamed(const struct scn_rule *r, const struct scn_culprit *k, const char *ta, const char *tb)
+/* Which of the pair (ta, tb) a known bug or gap of the listed targets
+ * blames (bit 0 ta, bit 1 tb; 0: it explains nothing here): a listed target
+ * that is the one that is wrong. */
+static unsigned blamed(const struct scn_rule *r, const struct scn_culprit *k, const char *ta, const char *tb)
 {
     const struct scn_blame *b = k->all;
-    if (!b) return target_listed(r->targets, tb);
+    if (!b) return target_listed(r->targets, tb) ? 2u : 0u;
     const char *pair[2] = { ta, tb };
+    unsigned wrong = 0;
     for (int i = 0; i < 2; i++) {
         if (!target_listed(r->targets, pair[i])) continue;
         size_t x = 0;
@@ -245,9 +247,9 @@ static int blamed(const struct scn_rule *r, const struct scn_culprit *k, const c
         for (size_t u = 0; u < b->n && !shared; u++)
             shared = u != x && u != b->ref && !(b->known_wrong >> u & 1) && !target_listed(r->targets, b->names[u]) &&
                      same_output(b, u, x);
-        if (!shared) return 1;
+        if (!shared) wrong |= 1u << i;
     }
-    return 0;
+    return wrong;
 }
 
 /* A rule made by hand (a test's, through scn_rule_explains), not loaded:
@@ -266,11 +268,11 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
     static struct scn_rule tmp;
     if (!(al = compiled(al, &tmp))) return 0;
     if (al->dialect >= 0 && al->dialect != (int)dialect) return 0;
-    if (al->kind == SCN_RULE_ALLOWANCE ? !(target_listed(al->targets, ta) && target_listed(al->targets, tb))
-                                       : !blamed(al, k, ta, tb))
-        return 0;
+    unsigned wrong = al->kind != SCN_RULE_ALLOWANCE ? blamed(al, k, ta, tb)
+                     : target_listed(al->targets, ta) && target_listed(al->targets, tb) ? 3u : 0u;
+    if (!wrong) return 0;
     struct scn_term_ctx x = { c, dialect, k, k->s, k->s && k->s->varg >= 0 ? &c->args[k->s->varg] : NULL,
-                              k->oracle ? k->oracle : "differential" };
+                              k->oracle ? k->oracle : "differential", wrong };
     /* a death is claimed only by a rule that says so (the term dies) */
     if (k->death && !scn_terms_have(al, "dies")) return 0;
     /* a rule without oracle= explains only the oracles that compare outputs */
