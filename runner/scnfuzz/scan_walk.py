@@ -4,7 +4,7 @@ parents' indices, for scan_misuse.Function.
 Through the Python bindings each node is a ctypes callback and a call of
 clang_visitChildren, which made the walk most of a file's time once the
 headers came precompiled. scan_walk.c does the whole walk in one call: build()
-compiles it (cc, into the run's temporary directory) before the parser
+compiles it (cc, once per source into build/tools/) before the parser
 processes start, and they load it. When there is no C compiler, the same walk
 runs through the bindings (walk_python): the same nodes, slower.
 
@@ -16,7 +16,9 @@ in one C call per translation unit, all that the scan reads of those calls
 and of the unit's diagnostics, and for a batch of files which members must
 be parsed alone again; macro_names() the macros a file #defines or #undefs.
 """
+import contextlib
 import ctypes
+import hashlib
 import json
 import os
 import subprocess
@@ -28,17 +30,42 @@ _path = None  # the built library, inherited by the forked parser processes
 _lib = None
 
 
+FLAGS = ("-O2", "-shared", "-fPIC")
+
+
 def build(where):
-    """Compile scan_walk.c into where; the path, or None (the Python walk then)."""
+    """The path of scan_walk.c compiled as a shared library, or None (the
+    Python walk then). Compiled once per source and compiler into
+    build/tools/ (a file named by their hash, as children.launcher's
+    scn-launch; an atomic rename: concurrent scans each get a whole file),
+    or into where when build/tools cannot be written."""
     global _path, _lib
-    out = os.path.join(where, "scan_walk.so")
-    try:
-        p = subprocess.run([os.environ.get("CC", "cc"), "-O2", "-shared", "-fPIC", "-o", out, SOURCE],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    _path, _lib = (out if p.returncode == 0 else None), None
-    return _path
+    from .tree import ROOT
+    cc = os.environ.get("CC", "cc")
+    with open(SOURCE, "rb") as f:
+        key = hashlib.sha256(f.read() + repr((cc,) + FLAGS).encode()).hexdigest()[:16]
+    kept = os.path.join(ROOT, "build", "tools", f"scan_walk-{key}.so")
+    _lib = None
+    if os.path.isfile(kept):
+        _path = kept
+        return _path
+    for out in (kept, os.path.join(where, "scan_walk.so")):
+        tmp = f"{out}.{os.getpid()}.tmp"
+        try:
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            p = subprocess.run([cc, *FLAGS, "-o", tmp, SOURCE], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               timeout=120)
+            if p.returncode != 0:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                break  # no use trying the same compile elsewhere
+            os.replace(tmp, out)
+            _path = out
+            return _path
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+    _path = None
+    return None
 
 
 def _library():
