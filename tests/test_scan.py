@@ -353,6 +353,13 @@ def test_prelude_kept_across_runs(tmp_path):
     built = os.stat(pch).st_mtime_ns
     assert scan.build_prelude(files, flags, str(tmp_path), str(cache)) == pch
     assert os.stat(pch).st_mtime_ns == built  # not built again
+    # the same bytes written again: another change time, so its bytes are read, found the same
+    # and its new stats recorded; the prelude is kept
+    before = json.loads(manifest.read_text())["stats"][str(inc / "deep.h")]
+    (inc / "deep.h").write_text("#define DEEP_WIDTH 4\n")
+    assert scan.build_prelude(files, flags, str(tmp_path), str(cache)) == pch
+    assert os.stat(pch).st_mtime_ns == built
+    assert json.loads(manifest.read_text())["stats"][str(inc / "deep.h")] != before
     alone = scan.build_prelude(files, flags, str(tmp_path))  # the run's own, as without a cache
     for f in files:
         kept, own = scan_parse.FileScan(f, flags, pch), scan_parse.FileScan(f, flags, alone)
@@ -361,6 +368,34 @@ def test_prelude_kept_across_runs(tmp_path):
     (inc / "deep.h").write_text("#define DEEP_WIDTH 5\n")
     assert scan.build_prelude(files, flags, str(tmp_path), str(cache)) == pch
     assert os.stat(pch).st_mtime_ns != built  # the header changed: built again
+
+
+def test_headers_outside_the_prelude(tmp_path):
+    """scan.prelude's headers outside the prelude (what batches keep apart
+    and whose macros they save): not a header the prelude's parse read whose
+    whole text is inside its guard (an #include of it reads nothing again),
+    but one with text outside its guard (linux/tracepoint.h's TRACE_EVENT
+    part), and the headers only one file includes."""
+    sys.path.insert(0, str(ROOT / "runner"))
+    from scnfuzz import scan
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "deep.h").write_text("#ifndef DEEP_H\n#define DEEP_H\n#define DEEP 1\n#endif /* DEEP_H */\n")
+    (inc / "half.h").write_text("#ifndef HALF_H\n#define HALF_H\n#define HALF 1\n#endif\n"
+                                "#ifdef HALF_AGAIN\n#undef HALF\n#endif\n")
+    (inc / "own.h").write_text("#ifndef OWN_H\n#define OWN_H\n#endif\n")
+    (inc / "common.h").write_text('#ifndef COMMON_H\n#define COMMON_H\n#include "deep.h"\n#include "half.h"\n#endif\n')
+    files = []
+    for n in range(3):
+        f = tmp_path / f"f{n}.c"
+        f.write_text('#include "common.h"\n' + ('#include "deep.h"\n#include "half.h"\n#include "own.h"\n' if n == 0 else "")
+                     + f"int g{n};\n")
+        files.append(str(f))
+    assert not scan._fully_guarded(str(inc / "half.h")) and scan._fully_guarded(str(inc / "deep.h"))
+    for cache in (None, str(tmp_path / "cache")):
+        pch, outside, _ = scan.prelude(files, ["-x", "c", "-I", str(inc)], str(tmp_path), cache)
+        assert pch and outside == {files[0]: sorted([str(inc / "half.h"), str(inc / "own.h")]),
+                                   files[1]: [], files[2]: []}
 
 
 BATCH_FILES = {
@@ -412,7 +447,10 @@ def test_batch_members_are_each_file_alone(tmp_path):
         calls, cands = fs.scan()
         alone[p] = (calls, cands, fs.errors)
     assert saved[str(src / "f.c")] == sorted([str(src / "common.h"), own])
-    for keep, again in ((True, {"a.c", "c.c", "d.c", "e.c"}), (False, {"a.c", "c.c", "d.c", "g.c", "e.c"})):
+    # without own.h's macros saved, g and e (after f) are parsed again as a batch of their own,
+    # where e #includes no member
+    for keep, again, second in ((True, {"a.c", "c.c", "d.c", "e.c"}, set()),
+                                (False, {"a.c", "c.c", "d.c"}, {"g.c", "e.c"})):
         scan_parse._KEPT.clear()
         headers = dict(saved)
         headers[str(src / "f.c")] = [h for h in saved[str(src / "f.c")] if keep or h != own]
@@ -421,6 +459,7 @@ def test_batch_members_are_each_file_alone(tmp_path):
             assert (r["calls"], r["candidates"], r["parse_errors"]) == alone[p], p
         assert {n for n, r in zip(order, got) if r.get("again")} == again
         assert {n for n, r in zip(order, got) if r.get("batched")} == set(order) - again
+        assert {n for n, r in zip(order, got) if r.get("rebatched")} == second
     literals = {n: alone[str(src / n)][0][0]["args"][0]["literal"] for n in ("b.c", "g.c")}
     assert literals == {"b.c": "b", "g.c": "g"}
 
@@ -428,8 +467,8 @@ def test_batch_members_are_each_file_alone(tmp_path):
 def test_batch_member_whose_parse_does_not_end_is_parsed_again(tmp_path):
     """A member whose parse does not end at file scope (a body left open:
     the error's recovery skips on to a closing brace) would swallow the
-    members after it: it and they are parsed alone again, with the call
-    sites they have alone."""
+    members after it: it is parsed alone again and they as a batch of their
+    own, with the call sites they have alone."""
     sys.path.insert(0, str(ROOT / "runner"))
     from scnfuzz import scan, scan_parse, scan_walk
     assert scan_walk.build(str(tmp_path))
@@ -438,13 +477,15 @@ def test_batch_member_whose_parse_does_not_end_is_parsed_again(tmp_path):
     (src / "common.h").write_text(BATCH_FILES["common.h"])
     (src / "a.c").write_text('#include "common.h"\nint fa(char *b) { return snprintf(b, 8, "%d", 1); }\n')
     (src / "open.c").write_text('#include "common.h"\nint fo(char *b) { if (b) { return snprintf(b, 8, "%d", 2);\n')
+    (src / "y.c").write_text('#include "common.h"\nint fy(char *b) { return snprintf(b, 8, "%x", 3); }\n')
     (src / "z.c").write_text('#include "common.h"\nint fz(char *b) { return snprintf(b, 8, "%s", "z"); }\n')
-    paths = [str(src / n) for n in ("a.c", "open.c", "z.c")]
+    paths = [str(src / n) for n in ("a.c", "open.c", "y.c", "z.c")]
     pch, _, saved = scan.prelude(paths, ["-x", "c", "-I", str(src)], str(tmp_path))
     flags = ["-x", "c", "-I", str(src)]
     got = scan_parse.scan_batch((paths, flags, pch, saved))
     for p, r in zip(paths, got):
         fs = scan_parse.FileScan(p, flags, pch)
         assert (r["calls"], r["candidates"], r["parse_errors"]) == (*fs.scan(), fs.errors), p
-    assert [bool(r.get("again")) for r in got] == [False, True, True]
-    assert [c["function"] for c in got[2]["calls"]] == ["fz"]
+    assert [bool(r.get("again")) for r in got] == [False, True, False, False]
+    assert [bool(r.get("rebatched")) for r in got] == [False, False, True, True]
+    assert [[c["function"] for c in r["calls"]] for r in got[2:]] == [["fy"], ["fz"]]

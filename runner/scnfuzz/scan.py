@@ -189,6 +189,39 @@ def _guarded(path):
     return False
 
 
+_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.S)
+_DIRECTIVE = re.compile(rb"^[^\S\n]*#[^\S\n]*(\w+)", re.M)
+
+
+def _fully_guarded(path):
+    """Whether a header's whole text lies inside its include guard: its first
+    directive #ifndef (or #if !defined), the #endif that closes it the last,
+    nothing but blanks after it (or #pragma once). Such a header, once read,
+    reads nothing when it is included again. linux/tracepoint.h is not: its
+    TRACE_EVENT part is outside the guard, read at each #include. Only a
+    choice (scan_batch checks which headers each member really read)."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError:
+        return False
+    if b"#pragma once" in text:
+        return True
+    text = _COMMENT.sub(b" ", text.replace(b"\\\n", b""))
+    depth, directives = 0, list(_DIRECTIVE.finditer(text))
+    if not directives or not _guarded(path):
+        return False
+    for i, m in enumerate(directives):
+        d = m.group(1)
+        if d in (b"if", b"ifdef", b"ifndef"):
+            depth += 1
+        elif d == b"endif":
+            depth -= 1
+            if depth == 0:
+                return i == len(directives) - 1 and not text[m.end():].partition(b"\n")[2].strip()
+    return False
+
+
 def _resolve(kind, name, src, dirs):
     """The header file an #include names, as the preprocessor finds it (a
     quoted name first beside the including file), or None."""
@@ -216,13 +249,20 @@ def prelude(files, flags, where, cache=None):
     or the kernel are guarded, and saving their macros would cost a
     thousand pragmas a file))."""
     common, headers, quoted = _common_headers(files, flags)
-    outside = _outside(headers, set(common), _include_dirs(flags))
+    pch, read = None, ()
+    if common and cache:
+        kept = PreludeCache(cache, flags, common)
+        pch, read = kept.get(), kept.read
+    elif common:
+        pch, tu = _precompile(common, flags, where)
+        read = {os.path.realpath(i.include.name) for i in tu.get_includes() if i.include}
+    # a guarded header the prelude read is already included in every member, alone or batched:
+    # an #include of it reads nothing (so neither its macros nor a conflict between two members)
+    read = set(read)
+    stop = set(common) | {h for h in read if _fully_guarded(h)}
+    outside = _outside(headers, stop, _include_dirs(flags))
     saved = {f: sorted(set(outside[f]) | set(quoted[f])) for f in files}
-    if not common:
-        return None, outside, saved
-    if cache:
-        return PreludeCache(cache, flags, common).get(), outside, saved
-    return _precompile(common, flags, where)[0], outside, saved
+    return pch, outside, saved
 
 
 def _common_headers(files, flags):
@@ -344,6 +384,15 @@ def _sha256(path):
     return h.hexdigest()
 
 
+def _stat_key(path):
+    """[size, modification time, change time (ns), inode] of a file, or None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+
+
 def _clang_version(ci):
     """libclang's version text ("Debian clang version 14.0.6"), and the
     path of the library: a precompiled header is read only by its own."""
@@ -358,8 +407,11 @@ class PreludeCache:
     the libclang, the flags and the headers chosen; valid while every file its
     parse read (manifest.json: each path with the sha256 of its bytes, the
     headers that the chosen ones include among them) has the same bytes, else
-    built again in place. A lock file keeps two scans from building one entry
-    at once; the least recently used entries beyond KEEP are removed."""
+    built again in place. A file whose size, modification and change times and
+    inode are those the manifest recorded with its hash ("stats") is not read
+    again: a write changes its change time. A lock file keeps two scans from
+    building one entry at once; the least recently used entries beyond KEEP
+    are removed. read: the files the prelude's parse read (after get())."""
     KEEP = 8
 
     def __init__(self, cache, flags, common):
@@ -371,17 +423,39 @@ class PreludeCache:
         self.flags, self.common = flags, common
         self.pch = os.path.join(self.dir, "prelude.pch")
         self.manifest = os.path.join(self.dir, "manifest.json")
+        self.read = ()
 
     def valid(self):
+        """Whether the entry holds a prelude of the files' current bytes;
+        sets read. Files whose bytes are the same but not their stats are
+        recorded again (stale)."""
         try:
             with open(self.manifest) as f:
-                files = json.load(f)["files"]
-        except (OSError, ValueError, KeyError):
+                m = json.load(f)
+            files, stats = m["files"], m.get("stats", {})
+        except (OSError, ValueError, KeyError, AttributeError):
             return False
-        return os.path.isfile(self.pch) and all(_sha256(p) == h for p, h in files.items())
+        if not os.path.isfile(self.pch):
+            return False
+        self.stale = {}
+        for p, h in files.items():
+            st = _stat_key(p)
+            if st is not None and stats.get(p) == st:
+                continue
+            if _sha256(p) != h:
+                return False
+            self.stale[p] = st
+        self.read = [p for p in files if p != os.path.realpath(os.path.join(self.dir, "prelude.h"))]
+        if self.stale:
+            stats.update(self.stale)
+            self._write(files, stats)
+        return True
+
+    def _write(self, files, stats):
+        from . import runs
+        runs.write_atomic(self.manifest, json.dumps({"files": files, "stats": stats}, indent=0) + "\n")
 
     def get(self):
-        from . import runs
         os.makedirs(self.dir, exist_ok=True)
         with open(os.path.join(self.dir, "lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
@@ -393,9 +467,12 @@ class PreludeCache:
             tmp, tu = _precompile(self.common, self.flags, self.dir, f"prelude.pch.{os.getpid()}.tmp")
             read = {os.path.join(self.dir, "prelude.h")}
             read.update(i.include.name for i in tu.get_includes() if i.include)
-            files = {os.path.realpath(p): _sha256(os.path.realpath(p)) for p in sorted(read)}
+            read = sorted({os.path.realpath(p) for p in read})
+            stats = {p: _stat_key(p) for p in read}  # before the bytes: a write in between is seen next time
+            files = {p: _sha256(p) for p in read}
             os.replace(tmp, self.pch)
-            runs.write_atomic(self.manifest, json.dumps({"files": files}, indent=0) + "\n")
+            self._write(files, stats)
+            self.read = [p for p in read if p != os.path.realpath(os.path.join(self.dir, "prelude.h"))]
         self._prune()
         return self.pch
 
@@ -482,9 +559,10 @@ def main(args):
         runs.write_atomic(args.profile, json.dumps(m["profile"], indent=1) + "\n")
     _summary(m, run.path, scan_report)
     batched, again = sum(1 for r in results if r.get("batched")), sum(1 for r in results if r.get("again"))
+    rebatched = sum(1 for r in results if r.get("rebatched") and r.get("batched"))
     if batched or again:
-        print(f"parsed: {batched} files in batches of up to {args.batch}, {again} parsed alone again after "
-              f"their batch, {len(results) - batched - again} alone")
+        print(f"parsed: {batched} files in batches of up to {args.batch} ({rebatched} of them in a second batch), "
+              f"{again} parsed alone again after their batch, {len(results) - batched - again} alone")
     return 1 if findings else 0
 
 

@@ -412,6 +412,9 @@ def batch_main(paths, headers):
     return "".join(out).encode("utf-8", "surrogateescape")
 
 
+TAINT_UNENDED = 5  # scan_walk.c's reason: the member's parse, or an earlier member's, did not end at file scope
+
+
 def scan_batch(job):
     """Worker entry: job = (paths, args, pch, headers) -> scan_file's result
     of each path, in order. Several paths are parsed as one translation unit
@@ -420,10 +423,13 @@ def scan_batch(job):
     says it is tainted (it refers to what a member before it or that
     member's headers declare, a diagnostic in it has a note in another
     member: a name both define, or it #includes another member or is
-    #included by one), or when a member before it read a header outside the
-    prelude whose macros batch_main did not save (not in headers[member])."""
+    #included by one). The members after one whose parse did not end at
+    file scope, or after one that read a header outside the prelude whose
+    macros batch_main did not save (not in headers[member]), were read in a
+    state their own text did not make: they are parsed again as a batch of
+    their own (that member alone), checked as this one."""
     paths, args, pch, headers = job
-    got = {}
+    got, again = {}, []
     text = batch_main(paths, headers) if len(paths) > 1 else None
     if text is not None:
         try:
@@ -434,14 +440,24 @@ def scan_batch(job):
                 saved = {os.path.realpath(h) for h in headers.get(p, ())}
                 if after > k and any(os.path.realpath(h) not in saved for h in sites["files"][k]["headers"]):
                     after = k + 1
+            culprit = None  # the first member whose parse did not end at file scope
             for k, p in enumerate(paths):
-                if not sites["files"][k]["tainted"] and k < after:
+                taint = sites["files"][k]["tainted"]
+                if taint == TAINT_UNENDED and culprit is None:
+                    culprit = k
+                elif k >= after or taint == TAINT_UNENDED:
+                    again.append(k)
+                elif not taint:
                     fs = FileScan(p, args, member=(tu, sites, k))
                     calls, cands = fs.scan()
                     got[k] = {"file": p, "calls": calls, "candidates": cands, "parse_errors": fs.errors,
                               "batched": len(paths)}
         except Exception:  # noqa: BLE001 -- each member is then parsed alone, as without batches
-            got = {}
+            got, again = {}, []
+    if len(again) > 1:
+        for k, r in zip(again, scan_batch(([paths[k] for k in again], args, pch, headers))):
+            r["rebatched"] = True
+            got[k] = r
     out = []
     for k, p in enumerate(paths):
         if k not in got:
