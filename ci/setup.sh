@@ -37,11 +37,15 @@ PKGS=(
   python3-clang-14 libclang1-14 patch python3-pytest-xdist
 )
 
+# One dpkg-query for the whole list (one read of dpkg's database, not one per package);
+# a package it does not know is not printed, so missing is what is not "install ok installed".
+declare -A installed=()
+while read -r name status; do
+  [ "$status" = "install ok installed" ] && installed[${name%%:*}]=1
+done < <(dpkg-query -W -f='${Package} ${Status}\n' "${PKGS[@]}" 2>/dev/null || true)
 missing=()
 for p in "${PKGS[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
+  [ -n "${installed[$p]:-}" ] || missing+=("$p")
 done
 
 if [ ${#missing[@]} -eq 0 ]; then

@@ -10,7 +10,7 @@ import sys
 
 
 def main(path, top=20):
-    wall, cpu, tests = collections.Counter(), collections.Counter(), collections.Counter()
+    wall, cpu, tests, system = (collections.Counter() for _ in range(4))
     with open(path) as f:
         for line in f:
             try:
@@ -21,11 +21,13 @@ def main(path, top=20):
             wall[key] += r["wall"]
             cpu[key] += r["cpu_self"] + r["cpu_children"]
             tests[key] += 1
+            system[key] += r.get("cpu_system", 0)
     total_wall, total_cpu = sum(wall.values()), sum(cpu.values())
-    print(f"tests: {total_wall:.0f} s of wall over the workers, {total_cpu:.0f} CPU-s; the {top} costliest "
-          f"groups and lone tests (CPU-s, wall s, tests):")
+    print(f"tests: {total_wall:.0f} s of wall over the workers, {total_cpu:.0f} CPU-s "
+          f"({sum(system.values()):.0f} of them in the kernel); the {top} costliest "
+          f"groups and lone tests (CPU-s, of them kernel, wall s, tests):")
     for key, c in cpu.most_common(top):
-        print(f"  {c:7.1f}  {wall[key]:7.1f}  {tests[key]:4d}  {key}")
+        print(f"  {c:7.1f}  {system[key]:7.1f}  {wall[key]:7.1f}  {tests[key]:4d}  {key}")
 
 
 if __name__ == "__main__":

@@ -189,13 +189,14 @@ def pytest_runtest_protocol(item, nextitem):
 
     def cpu():
         s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime
+        return s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, s.ru_stime + c.ru_stime
 
-    t0, (s0, c0) = time.monotonic(), cpu()
+    t0, (s0, c0, k0) = time.monotonic(), cpu()
     yield
-    t1, (s1, c1) = time.monotonic(), cpu()
+    t1, (s1, c1, k1) = time.monotonic(), cpu()
     rec = {"test": item.nodeid, "group": group.args[0] if group and group.args else None,
-           "wall": round(t1 - t0, 3), "cpu_self": round(s1 - s0, 3), "cpu_children": round(c1 - c0, 3)}
+           "wall": round(t1 - t0, 3), "cpu_self": round(s1 - s0, 3), "cpu_children": round(c1 - c0, 3),
+           "cpu_system": round(k1 - k0, 3)}
     with open(_TIMES, "a") as f:
         f.write(json.dumps(rec) + "\n")
 
