@@ -385,17 +385,24 @@ def test_headers_outside_the_prelude(tmp_path):
                                 "#ifdef HALF_AGAIN\n#undef HALF\n#endif\n")
     (inc / "own.h").write_text("#ifndef OWN_H\n#define OWN_H\n#endif\n")
     (inc / "common.h").write_text('#ifndef COMMON_H\n#define COMMON_H\n#include "deep.h"\n#include "half.h"\n#endif\n')
+    # twice.h: in the prelude (two files include it), but its text outside the guard is read again
+    (inc / "twice.h").write_text("#ifndef TWICE_H\n#define TWICE_H\n#endif\nstatic int twice;\n")
     files = []
-    for n in range(3):
+    for n in range(5):
         f = tmp_path / f"f{n}.c"
         f.write_text('#include "common.h"\n' + ('#include "deep.h"\n#include "half.h"\n#include "own.h"\n' if n == 0 else "")
-                     + f"int g{n};\n")
+                     + ('#include "twice.h"\n' if n >= 3 else "") + f"int g{n};\n")
         files.append(str(f))
     assert not scan._fully_guarded(str(inc / "half.h")) and scan._fully_guarded(str(inc / "deep.h"))
-    for cache in (None, str(tmp_path / "cache")):
+    for cache in (None, str(tmp_path / "cache"), str(tmp_path / "cache")):
         pch, outside, _ = scan.prelude(files, ["-x", "c", "-I", str(inc)], str(tmp_path), cache)
         assert pch and outside == {files[0]: sorted([str(inc / "half.h"), str(inc / "own.h")]),
-                                   files[1]: [], files[2]: []}
+                                   files[1]: [], files[2]: [], files[3]: [str(inc / "twice.h")],
+                                   files[4]: [str(inc / "twice.h")]}
+    # the answers kept with the prelude, and the files that reach one header in different batches
+    kept = json.loads(next((tmp_path / "cache").glob("*/manifest.json")).read_text())["guarded"]
+    assert kept[str(inc / "half.h")] is False and kept[str(inc / "twice.h")] is False and kept[str(inc / "deep.h")]
+    assert sorted(map(len, scan.batches(files, 8, outside))) == [1, 4]
 
 
 BATCH_FILES = {
@@ -441,6 +448,8 @@ def test_batch_members_are_each_file_alone(tmp_path):
     pch, outside, saved = scan.prelude(paths, flags, str(tmp_path))  # common.h, which most include
     own = str(src / "own.h")
     assert pch and outside[str(src / "f.c")] == [own] and outside[str(src / "e.c")] == [str(src / "a.c")]
+    # a file never in the batch of a file that #includes it
+    assert not any({str(src / "a.c"), str(src / "e.c")} <= set(b) for b in scan.batches(paths, 8, outside))
     alone = {}
     for p in paths:
         fs = scan_parse.FileScan(p, flags, pch)

@@ -249,18 +249,28 @@ def prelude(files, flags, where, cache=None):
     or the kernel are guarded, and saving their macros would cost a
     thousand pragmas a file))."""
     common, headers, quoted = _common_headers(files, flags)
-    pch, read = None, ()
+    pch, read, kept, guarded = None, set(), None, {}
     if common and cache:
         kept = PreludeCache(cache, flags, common)
-        pch, read = kept.get(), kept.read
+        pch = kept.get()
+        read, guarded = set(kept.read), kept.guarded
     elif common:
         pch, tu = _precompile(common, flags, where)
         read = {os.path.realpath(i.include.name) for i in tu.get_includes() if i.include}
+    common = set(common)
+
     # a guarded header the prelude read is already included in every member, alone or batched:
     # an #include of it reads nothing (so neither its macros nor a conflict between two members)
-    read = set(read)
-    stop = set(common) | {h for h in read if _fully_guarded(h)}
+    def stop(h):
+        if h not in read and h not in common:
+            return False
+        if h not in guarded:
+            guarded[h] = _fully_guarded(h)
+        return guarded[h]
+
     outside = _outside(headers, stop, _include_dirs(flags))
+    if kept:
+        kept.keep_guarded()
     saved = {f: sorted(set(outside[f]) | set(quoted[f])) for f in files}
     return pch, outside, saved
 
@@ -286,12 +296,12 @@ def _common_headers(files, flags):
     return [h for h in sorted(count, key=lambda h: order[h]) if count[h] >= 2 and _guarded(h)], headers, quoted
 
 
-def _outside(headers, common, dirs):
-    """{file: the headers outside the prelude that its #include lines reach,
-    through the #include lines of those headers}: the files whose macros a
-    batch saves around the file (scan_parse.batch_main). Read from #include
-    lines, so only a choice: scan_batch checks it against clang's own record
-    of the headers read."""
+def _outside(headers, stop, dirs):
+    """{file: the headers outside the prelude (stop(header) false) that its
+    #include lines reach, through the #include lines of those headers}: the
+    files whose macros a batch saves around the file (scan_parse.batch_main).
+    Read from #include lines, so only a choice: scan_batch checks it against
+    clang's own record of the headers read."""
     below = {}
 
     found = {}
@@ -306,12 +316,12 @@ def _outside(headers, common, dirs):
         if h not in below:
             below[h] = []
             below[h] = [r for kind, name in dict.fromkeys(_includes(h))
-                        if (r := resolve(kind, name, h)) and r not in common]
+                        if (r := resolve(kind, name, h)) and not stop(r)]
         return below[h]
 
     out = {}
     for f, hs in headers.items():
-        seen, todo = {}, [h for h in hs if h not in common]
+        seen, todo = {}, [h for h in hs if not stop(h)]
         while todo:
             h = todo.pop()
             if h not in seen:
@@ -337,14 +347,14 @@ def _across_directories(files):
 def batches(files, size, outside=None):
     """The files in batches of up to size (scan_parse.scan_batch), files of
     different directories together, two files whose #include lines reach one
-    header outside the prelude
-    (outside[file]) never in one batch: the second would read it again (its
-    declarations defined twice) or not at all (its guard defined), and be
-    parsed alone again."""
+    header outside the prelude (outside[file]; a file reaches itself) never
+    in one batch: the second would read it again (its declarations defined
+    twice) or not at all (its guard defined), and be parsed alone again."""
     size, outside = max(size, 1), outside or {}
     out, open_ = [], []  # open_: (batch, the headers its files reach)
     for f in _across_directories(files):
-        mine = set(outside.get(f, ()))
+        # a file reaches itself: never in the batch of a file that #includes it (BusLogic.c FlashPoint.c)
+        mine = set(outside.get(f, ())) | {os.path.realpath(f)}
         home = next((b for b in open_ if not (b[1] & mine)), None)
         if home is None:
             home = ([], set())
@@ -411,7 +421,9 @@ class PreludeCache:
     inode are those the manifest recorded with its hash ("stats") is not read
     again: a write changes its change time. A lock file keeps two scans from
     building one entry at once; the least recently used entries beyond KEEP
-    are removed. read: the files the prelude's parse read (after get())."""
+    are removed. read: the files the prelude's parse read (after get());
+    guarded: whether each of them lies whole inside its include guard
+    (_fully_guarded), as far as a scan asked, kept in the manifest too."""
     KEEP = 8
 
     def __init__(self, cache, flags, common):
@@ -424,6 +436,7 @@ class PreludeCache:
         self.pch = os.path.join(self.dir, "prelude.pch")
         self.manifest = os.path.join(self.dir, "manifest.json")
         self.read = ()
+        self.guarded = {}  # _fully_guarded of the files read, as far as asked
 
     def valid(self):
         """Whether the entry holds a prelude of the files' current bytes;
@@ -437,6 +450,7 @@ class PreludeCache:
             return False
         if not os.path.isfile(self.pch):
             return False
+        self.guarded = dict(m.get("guarded", {}))
         self.stale = {}
         for p, h in files.items():
             st = _stat_key(p)
@@ -446,6 +460,7 @@ class PreludeCache:
                 return False
             self.stale[p] = st
         self.read = [p for p in files if p != os.path.realpath(os.path.join(self.dir, "prelude.h"))]
+        self._files, self._stats, self._guarded_kept = files, stats, len(self.guarded)
         if self.stale:
             stats.update(self.stale)
             self._write(files, stats)
@@ -453,7 +468,26 @@ class PreludeCache:
 
     def _write(self, files, stats):
         from . import runs
-        runs.write_atomic(self.manifest, json.dumps({"files": files, "stats": stats}, indent=0) + "\n")
+        self._files, self._stats, self._guarded_kept = files, stats, len(self.guarded)
+        runs.write_atomic(self.manifest, json.dumps({"files": files, "stats": stats, "guarded": self.guarded},
+                                                    indent=0) + "\n")
+
+    def keep_guarded(self):
+        """Records in the manifest the answers of _fully_guarded added to
+        guarded since it was read: the files are those whose bytes it
+        holds."""
+        if len(self.guarded) == self._guarded_kept:
+            return
+        with open(os.path.join(self.dir, "lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:  # unless another scan built the entry again since
+                with open(self.manifest) as f:
+                    m = json.load(f)
+            except (OSError, ValueError):
+                return
+            if m.get("files") == self._files:
+                self.guarded = {**m.get("guarded", {}), **self.guarded}
+                self._write(self._files, {**self._stats, **m.get("stats", {})})
 
     def get(self):
         os.makedirs(self.dir, exist_ok=True)
@@ -471,6 +505,7 @@ class PreludeCache:
             stats = {p: _stat_key(p) for p in read}  # before the bytes: a write in between is seen next time
             files = {p: _sha256(p) for p in read}
             os.replace(tmp, self.pch)
+            self.guarded = {}
             self._write(files, stats)
             self.read = [p for p in read if p != os.path.realpath(os.path.join(self.dir, "prelude.h"))]
         self._prune()

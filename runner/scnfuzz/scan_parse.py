@@ -128,7 +128,7 @@ class FileScan:
         self.ci, self.path = ci, path
         with open(path, "rb") as f:
             self.src = f.read()
-        self.real = os.path.realpath(path)
+        self.real = _realpath(path)
         self.lines = self.src.split(b"\n")
         self._mine_cache = {}
         self._attr_cache = {}
@@ -437,8 +437,8 @@ def scan_batch(job):
             sites = scan_walk.sites(tu, paths, _family_names())
             after = len(paths)  # the members from here on saw macros that were not saved
             for k, p in enumerate(paths):
-                saved = {os.path.realpath(h) for h in headers.get(p, ())}
-                if after > k and any(os.path.realpath(h) not in saved for h in sites["files"][k]["headers"]):
+                saved = {_realpath(h) for h in headers.get(p, ())}
+                if after > k and any(_realpath(h) not in saved for h in sites["files"][k]["headers"]):
                     after = k + 1
             culprit = None  # the first member whose parse did not end at file scope
             for k, p in enumerate(paths):

@@ -19,10 +19,6 @@ KINDS = {
 }
 
 
-def site(path, line):
-    return f"{display(path)}:{line}"
-
-
 def display(path):
     p = os.path.abspath(path)
     cwd = os.getcwd() + os.sep
@@ -32,9 +28,17 @@ def display(path):
 def analyse(results, kernel_run):
     """results: the workers' dicts -> (calls, findings, profile, parse_failures)."""
     calls, cands, failed = [], [], []
+    shown = {}  # display() of each file, asked at each of its call sites (20,000 in drivers/scsi)
+
+    def shown_path(path):
+        d = shown.get(path)
+        if d is None:
+            d = shown[path] = display(path)
+        return d
+
     for r in results:
         if "error" in r:
-            failed.append({"file": display(r["file"]), "error": r["error"]})
+            failed.append({"file": shown_path(r["file"]), "error": r["error"]})
             continue
         kern_file = kernel_run or any(c["family"] in ("kernel", "scnprintf") for c in r["calls"])
         for c in r["calls"]:
@@ -48,7 +52,7 @@ def analyse(results, kernel_run):
     for c in calls:
         if c["format"] is None:
             c["features"] = []
-            profile.setdefault("(format not a literal)", []).append(site(c["file"], c["line"]))
+            profile.setdefault("(format not a literal)", []).append(f"{shown_path(c['file'])}:{c['line']}")
             continue
         fb = c["format"].encode("latin-1")
         f = list(feats.get(fb, ([], []))[1])
@@ -56,15 +60,15 @@ def analyse(results, kernel_run):
         f += [f"%p{e}" for _, e in c["p_extensions"] if f"%p{e}" not in f]
         c["features"] = f
         for name in f:
-            profile.setdefault(name, []).append(site(c["file"], c["line"]))
+            profile.setdefault(name, []).append(f"{shown_path(c['file'])}:{c['line']}")
     findings = _decide(cands, feats, exts)
     for c in calls:
         findings.extend(_double_0x(c))
     findings.sort(key=lambda d: (d["file"], d["line"], d["kind"]))
     for d in findings:
-        d["file"] = display(d["file"])
+        d["file"] = shown_path(d["file"])
     for c in calls:
-        c["file"] = display(c["file"])
+        c["file"] = shown_path(c["file"])
     return calls, findings, profile, failed
 
 
