@@ -74,9 +74,11 @@ export SCN_BUILD_DIR="$PWD/build/asan" SCN_FUZZ_BUILD_DIR="$PWD/build/fuzz"
 unset PYTHONDONTWRITEBYTECODE
 export SCN_TEST_CAMPAIGNS="${SCN_TEST_CAMPAIGNS:-short}"
 # --durations: the slowest tests in the log, where the time goes on the CI machine; after
-# them the groups by CPU seconds (ci/test_times.py)
-times=$(mktemp)
-trap 'stop_jobs; rm -f "$ctest_log" "$times"' EXIT
+# them the groups by CPU seconds (ci/test_times.py); every test's figures stay in
+# build/test-times.jsonl (a CI artifact: which test to make cheaper)
+times="$PWD/build/test-times.jsonl"
+: >"$times"
+trap 'stop_jobs; rm -f "$ctest_log"' EXIT
 pytest_rc=0
 SCN_TEST_TIMES="$times" /usr/bin/python3 -m pytest -q -n "$cores" --dist loadgroup --durations=30 tests "$@" ||
     pytest_rc=$?

@@ -40,6 +40,7 @@ static const struct scn_expect *expectation(const struct scn_corpus_entry *e)
 int cert_load_plan(int nfiles, char **files)
 {
     static struct scn_corpus_entry e;
+    static long cap_plan;
     char err[300];
     for (int i = 0; i < nfiles; i++) {
         FILE *fp = fopen(files[i], "r");
@@ -61,9 +62,13 @@ int cert_load_plan(int nfiles, char **files)
                 return -1;
             }
             if (!k || expectation(&e)->kind == SCN_EXPECT_NONE || !in_claim(e.category)) continue;
-            if (!(cert_plan = realloc(cert_plan, (size_t)(cert_nplan + 1) * sizeof *cert_plan)) ||
-                !(cert_plan[cert_nplan].text = strdup(l)))
-                abort();
+            if (cert_nplan == cap_plan) {
+                /* doubled: one line at a time was quadratic in the corpus (ASan's
+                 * realloc always moves, onto fresh pages) */
+                cap_plan = cap_plan ? 2 * cap_plan : 1024;
+                if (!(cert_plan = realloc(cert_plan, (size_t)cap_plan * sizeof *cert_plan))) abort();
+            }
+            if (!(cert_plan[cert_nplan].text = strdup(l))) abort();
             cert_plan[cert_nplan].file = files[i];
             cert_plan[cert_nplan++].line = ln;
         }
