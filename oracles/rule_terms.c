@@ -94,6 +94,9 @@ EXACT(t_arg_nonascii)
     UNUSED;
     long prec = -1; /* (a * precision without its argument: all of the string) */
     if (SPEC) (void)scn_form_arg_prec(x->c, x->s, &prec);
+    /* %c: an int that is no ASCII code (sqlite encodes the whole int, 321 too, whose byte is 'A') */
+    if (SPEC && x->s->conv == 'c' && !x->s->len[0] && x->val && x->val->type == SCN_ARG_INT)
+        return (int)x->val->v.i < 0 || (int)x->val->v.i > 0x7f;
     return x->val && scn_form_arg_is_nonascii(x->c, x->val, prec);
 }
 EXACT(t_arg_min)

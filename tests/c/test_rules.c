@@ -376,6 +376,17 @@ static void test_spec_terms(void)
         { "arg=nonascii", "\"%ls\" wstr:\"caf\\u{e9}\"", 0, 1 },
         { "arg=nonascii", "\"%ls\" wstr:\"cafe\"", 0, 0 },
         { "arg=nonascii", "\"%s\" str:\"caf\\xe9\"", 0, 0 }, /* bytes are not code points */
+        { "arg=nonascii", "\"%c\" int:200", 0, 1 },
+        { "arg=nonascii", "\"%c\" int:321", 0, 1 }, /* the int, not only its byte ('A') */
+        { "arg=nonascii", "\"%c\" int:-1", 0, 1 },
+        { "arg=nonascii", "\"%c\" int:65", 0, 0 },
+        { "arg=negative", "\"%f\" double:-0x1p+0", 0, 1 },
+        { "arg=negative", "\"%f\" double:-0x0p+0", 0, 1 },
+        { "arg=negative", "\"%Lf\" ldouble:-0x8p-3", 0, 1 },
+        { "arg=negative", "\"%f\" double:0x1p+0", 0, 0 },
+        { "arg=negative", "\"%d\" int:-1", 0, 1 },
+        { "arg=negative", "\"%lld\" llong:-5", 0, 1 },
+        { "arg=negative", "\"%u\" uint:4294967295", 0, 0 }, /* unsigned: no sign */
         { "arg=min", "\"%d\" int:-2147483648", 0, 1 },
         { "arg=min", "\"%d\" int:-2147483647", 0, 0 },
         { "arg=min", "\"%ld\" long:-9223372036854775808", 0, 1 },
