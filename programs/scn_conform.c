@@ -4,7 +4,8 @@
  *               [--edge-sizes] [--every-size | --every-size-up-to N] [--fail-only] [--no-catch]
  *               [--call-limit SECONDS] [--no-isolate] [--until-new BASELINE] [--mutant-reach]
  *               FILE.tsv[:LINE]...
- *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'   (one case: prints each target's output)
+ *   scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'...   (prints each target's output for each
+ *                 case, one line a target, the cases in turn: several cases in one process)
  *   scn-conform --list-targets   (name, dialect, version, native/wrapped scnprintf, where, api, group,
  *                                 conventions: tab-separated; every group)
  *   scn-conform --list-oracles   (the oracle registry, oracles/oracles.def: name, class, stage,
@@ -481,7 +482,7 @@ static void usage(void)
                     "                   [--call-limit SECONDS] [--no-isolate] [--until-new BASELINE]\n"
                     "                   [--mutant-reach] FILE.tsv[:LINE]...\n"
                     "       scn-conform [--target NAME]... --mutant-server < 'ID<TAB>BASELINE<TAB>FILE.tsv' lines\n"
-                    "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT'\n"
+                    "       scn-conform [--target NAME]... [--exec PATH] --case 'TEXT' [--case 'TEXT']...\n"
                     "       scn-conform --list-targets\n"
                     "       scn-conform --list-oracles\n"
                     "       scn-conform --list-terms\n"
@@ -560,7 +561,20 @@ static int one_case(const char *text, double call_limit)
     }
     if (isolate) conform_isolate_run(one_case_body, one_case_death, call_limit);
     else one_case_body();
+    fflush(stdout); /* a later case's worker must not repeat this one's buffered lines */
     return N.fail != 0;
+}
+
+/* Each --case in turn (a bad one ends the run, status 2). */
+static int some_cases(const char *const *texts, int n, double call_limit)
+{
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        int r = one_case(texts[i], call_limit);
+        if (r == 2) return 2;
+        rc |= r;
+    }
+    return rc;
 }
 
 /* --list-targets: name, dialect, version, native/wrapped scnprintf, where,
@@ -664,7 +678,8 @@ static int serve_mutants(double call_limit)
 int main(int argc, char **argv)
 {
     double call_limit = 1;
-    const char *case_text = NULL, *exec_path = NULL, *exec_name = NULL;
+    const char *case_texts[4096], *exec_path = NULL, *exec_name = NULL;
+    int ncases = 0;
     int catch = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -726,7 +741,11 @@ int main(int argc, char **argv)
             return features_of_stdin();
         } else if (!strcmp(a, "--case")) {
             if (++i >= argc) usage();
-            case_text = argv[i];
+            if (ncases == (int)(sizeof case_texts / sizeof *case_texts)) {
+                fprintf(stderr, "scn-conform: more than %d --case\n", ncases);
+                return 2;
+            }
+            case_texts[ncases++] = argv[i];
         } else if (!strcmp(a, "--list-targets")) {
             return list_targets();
         } else if (!strcmp(a, "--list-oracles")) {
@@ -759,7 +778,7 @@ int main(int argc, char **argv)
         return 2;
     }
     if (exec_path) scn_executor_stop(); /* started to check it starts; each worker starts its own */
-    if (case_text) return one_case(case_text, call_limit);
+    if (ncases) return some_cases(case_texts, ncases, call_limit);
     if (mutant_server) return serve_mutants(call_limit);
     if (!nfiles) usage();
     int rc = check_files(call_limit, exec_path != NULL);

@@ -187,16 +187,23 @@ def test_known_entries_still_reproduce(scn_conform):
     mine = {n for n, (_, status) in _manifest().items() if status == "built" and n in ts}
     if not mine:
         pytest.skip("no in-process matrix target of the manifest is built")
-    checked, stale = 0, []
+    by_target = {}
     for entry, targets, repro in _known_entries():
         for t in sorted(set(targets) & mine):
-            p = subprocess.run([str(scn_conform), "--target", "ref", "--target", t, "--case", repro],
-                               capture_output=True, text=True, timeout=120)
-            res = {r["target"]: r for r in map(json.loads, p.stdout.splitlines())}
-            assert t in res, f"{entry}: no result for {t}: {p.stderr[-300:]}"
+            by_target.setdefault(t, []).append((entry, repro))
+    checked, stale = 0, []
+    for t, entries in sorted(by_target.items()):
+        # one process for the target's entries: a line per target per case, the cases in turn
+        p = subprocess.run([str(scn_conform), "--target", "ref", "--target", t,
+                            *(a for _, repro in entries for a in ("--case", repro))],
+                           capture_output=True, text=True, timeout=600)
+        lines = [json.loads(l) for l in p.stdout.splitlines()]
+        assert len(lines) == 2 * len(entries), f"{t}: {len(lines)} results for {len(entries)} cases: {p.stderr[-300:]}"
+        for (entry, repro), (ref, res) in zip(entries, zip(lines[::2], lines[1::2])):
+            assert (ref["target"], res["target"]) == ("ref", t), (entry, ref, res)
             checked += 1
-            if res[t]["status"] == "pass" and res[t]["actual"] == res["ref"]["actual"]:
-                stale.append(f"{entry} on {t}: {repro} gives {res[t]['actual']}, as ref does")
+            if res["status"] == "pass" and res["actual"] == ref["actual"]:
+                stale.append(f"{entry} on {t}: {repro} gives {res['actual']}, as ref does")
     assert checked >= len(mine), f"only {checked} entries checked for {sorted(mine)}"
     assert not stale, "known_bugs.tsv entries that do not reproduce:\n" + "\n".join(stale)
 
