@@ -498,3 +498,32 @@ def test_batch_member_whose_parse_does_not_end_is_parsed_again(tmp_path):
     assert [bool(r.get("again")) for r in got] == [False, True, False, False]
     assert [bool(r.get("rebatched")) for r in got] == [False, False, True, True]
     assert [[c["function"] for c in r["calls"]] for r in got[2:]] == [["fy"], ["fz"]]
+
+
+def test_files_parsed_again_are_batched_together(tmp_path):
+    """scan's second round: the members a batch cannot keep (here b_use.c and
+    c_use.c, which call the static helper a_def.c defines before them: alone,
+    an implicit declaration) come back and are parsed as a batch of their
+    own, where each sees what it sees alone; the whole scan's call sites are
+    those of every file parsed alone (--batch 1)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "common.h").write_text(BATCH_FILES["common.h"])
+    (src / "a_def.c").write_text('#include "common.h"\nstatic int helper(void) { return 1; }\n'
+                                 'int fa(char *b) { return snprintf(b, 8, "%d", helper()); }\n')
+    for name, conv in (("b_use.c", "%u"), ("c_use.c", "%x")):
+        (src / name).write_text('#include "common.h"\nint f%s(char *b) { return snprintf(b, 8, "%s", helper()); }\n'
+                                % (name[0], conv))
+    for n in range(14):  # a prelude (common.h) needs 16 files of one group: 17
+        (src / f"z{n:02}.c").write_text('#include "common.h"\nint z%d(char *b) { return snprintf(b, 4, "%%d", %d); }\n'
+                                        % (n, n))
+    runs = {}
+    for batch in ("8", "1"):
+        p = scan(src, "--jobs", "1", "--batch", batch, "--prelude-cache", "none", "--out", tmp_path / f"run{batch}")
+        assert p.returncode == 0, p.stdout + p.stderr
+        runs[batch] = json.loads((tmp_path / f"run{batch}" / "report.json").read_text())["call_sites"]
+        if batch == "8":
+            assert "parsed: 17 files in batches of up to 8 (2 of them in a second batch), 0 parsed alone again " \
+                   "after their batch, 0 alone" in p.stdout, p.stdout
+    assert runs["8"] == runs["1"] and len(runs["8"]) == 17
+    assert {c["file"].rsplit("/", 1)[1]: c["args"][0]["type"] for c in runs["8"]}["b_use.c"] == "int"

@@ -562,25 +562,46 @@ def main(args):
     groups = collections.defaultdict(list)
     for f in files:
         groups[tuple(base + cc.get(os.path.realpath(f), []))].append(f)
-    jobs = []
+    first, group_of, later, info = [], [], collections.defaultdict(list), []
     for n, (flags, fs) in enumerate(groups.items()):
         pch, outside, saved = None, {}, {}
         if not args.no_prelude and len(fs) >= PRELUDE_MIN_FILES:
             where = os.path.join(tmp, f"g{n}")
             os.makedirs(where)
             pch, outside, saved = prelude(fs, flags, where, cache)
+        info.append((list(flags), pch, saved, outside))
         # batches only over a prelude: without one, every member's headers are its own
-        jobs += [(b, list(flags), pch, {f: saved[f] for f in b} if len(b) > 1 else None)
-                 for b in batches(fs, args.batch if pch else 1, outside)]
-    if args.jobs == 1:
-        done = [scan_parse.scan_batch(j) for j in jobs]
-    else:
-        ctx = multiprocessing.get_context("fork")
-        with concurrent.futures.ProcessPoolExecutor(args.jobs, mp_context=ctx) as ex:
-            done = list(ex.map(scan_parse.scan_batch, jobs, chunksize=1))
-    by_file = {}
-    for (paths, _, _, _), rs in zip(jobs, done):
-        by_file.update(zip(paths, rs))
+        for b in batches(fs, args.batch if pch else 1, outside):
+            if len(b) == 1 and pch and args.batch > 1:  # its headers conflicted with every batch's
+                later[n].append(b[0])
+            else:  # (a member to be parsed again comes back: later)
+                first.append((b, list(flags), pch, {f: saved[f] for f in b} if len(b) > 1 else None, True))
+                group_of.append(n)
+    by_file, again = {}, set()
+    ex = None if args.jobs == 1 else concurrent.futures.ProcessPoolExecutor(
+        args.jobs, mp_context=multiprocessing.get_context("fork"))
+    try:
+        for n, (paths, *_), rs in zip(group_of, first, _run_batches(first, ex)):
+            for p, r in zip(paths, rs):
+                if r.get("redo"):
+                    later[n].append(p)
+                    again.add(p)
+                by_file[p] = r
+        # the files to be parsed again, and those alone, batched together (those that again
+        # cannot be read with the others of their batch are then parsed alone)
+        second = []
+        for n, fs in later.items():
+            flags, pch, saved, outside = info[n]
+            second += [(b, flags, pch, {f: saved[f] for f in b} if len(b) > 1 else None, False)
+                       for b in batches(fs, args.batch, outside)]
+        for (paths, *_), rs in zip(second, _run_batches(second, ex)):
+            for p, r in zip(paths, rs):
+                if p in again:
+                    r["again"], r["second"] = not r.get("batched"), bool(r.get("batched"))
+                by_file[p] = r
+    finally:
+        if ex:
+            ex.shutdown()
     results = [by_file[f] for f in files]
     seconds = time.monotonic() - t0
     shutil.rmtree(tmp, ignore_errors=True)  # the prelude and the kernel's stand-in headers
@@ -594,11 +615,19 @@ def main(args):
         runs.write_atomic(args.profile, json.dumps(m["profile"], indent=1) + "\n")
     _summary(m, run.path, scan_report)
     batched, again = sum(1 for r in results if r.get("batched")), sum(1 for r in results if r.get("again"))
-    rebatched = sum(1 for r in results if r.get("rebatched") and r.get("batched"))
+    second = sum(1 for r in results if (r.get("rebatched") or r.get("second")) and r.get("batched"))
     if batched or again:
-        print(f"parsed: {batched} files in batches of up to {args.batch} ({rebatched} of them in a second batch), "
+        print(f"parsed: {batched} files in batches of up to {args.batch} ({second} of them in a second batch), "
               f"{again} parsed alone again after their batch, {len(results) - batched - again} alone")
     return 1 if findings else 0
+
+
+def _run_batches(jobs, ex):
+    """scan_parse.scan_batch of each job, in order: in the process pool ex, or here."""
+    from . import scan_parse
+    if ex is None:
+        return [scan_parse.scan_batch(j) for j in jobs]
+    return list(ex.map(scan_parse.scan_batch, jobs, chunksize=1))
 
 
 def _summary(m, path, scan_report):

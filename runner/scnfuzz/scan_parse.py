@@ -427,8 +427,12 @@ def scan_batch(job):
     file scope, or after one that read a header outside the prelude whose
     macros batch_main did not save (not in headers[member]), were read in a
     state their own text did not make: they are parsed again as a batch of
-    their own (that member alone), checked as this one."""
-    paths, args, pch, headers = job
+    their own (that member alone), checked as this one. With defer (job's
+    fifth item), a member of several to be parsed alone is not: its result
+    is {"file", "redo": True}, and the caller batches it with others
+    (scan.main's second round)."""
+    paths, args, pch, headers = job[:4]
+    defer = len(job) > 4 and job[4] and len(paths) > 1
     got, again = {}, []
     text = batch_main(paths, headers) if len(paths) > 1 else None
     if text is not None:
@@ -455,12 +459,14 @@ def scan_batch(job):
         except Exception:  # noqa: BLE001 -- each member is then parsed alone, as without batches
             got, again = {}, []
     if len(again) > 1:
-        for k, r in zip(again, scan_batch(([paths[k] for k in again], args, pch, headers))):
+        for k, r in zip(again, scan_batch(([paths[k] for k in again], args, pch, headers, defer))):
             r["rebatched"] = True
             got[k] = r
     out = []
     for k, p in enumerate(paths):
-        if k not in got:
+        if k not in got and defer:
+            got[k] = {"file": p, "redo": True}
+        elif k not in got:
             got[k] = scan_file((p, args, pch))
             got[k]["again"] = len(paths) > 1  # parsed alone after its batch
         out.append(got[k])
