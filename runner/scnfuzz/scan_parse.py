@@ -129,7 +129,7 @@ class FileScan:
         with open(path, "rb") as f:
             self.src = f.read()
         self.real = _realpath(path)
-        self.lines = self.src.split(b"\n")
+        self._lines = None  # split when a line's text is asked for (a misuse candidate's code)
         self._mine_cache = {}
         self._attr_cache = {}
         if member is not None:
@@ -168,8 +168,10 @@ class FileScan:
         return self._mine_cache[name]
 
     def line_text(self, line):
-        if 1 <= line <= len(self.lines):
-            return self.lines[line - 1].decode("utf-8", "replace").strip()
+        if self._lines is None:
+            self._lines = self.src.split(b"\n")
+        if 1 <= line <= len(self._lines):
+            return self._lines[line - 1].decode("utf-8", "replace").strip()
         return ""
 
     def tokens(self, c):
