@@ -9,6 +9,8 @@
 # into the repository.
 #   sh bench/scan_speed.sh [WORK [RUN...]]   (default /tmp/scnfuzz-scan-bench; RUN: usb, scsi,
 #                                             curl, default all three)
+# KEPT=N runs each tree N times with the prelude kept (default 1): the same
+# configuration does not give the same figure twice on a shared machine.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${1:-/tmp/scnfuzz-scan-bench}
@@ -57,6 +59,11 @@ cold_warm() {
     rm -rf "$WORK/prelude-cache-$tree"
     run "$tree-cold" --prelude-cache "$WORK/prelude-cache-$tree" "$@"
     run "$tree-warm" --prelude-cache "$WORK/prelude-cache-$tree" "$@"
+    k=2
+    while [ "$k" -le "${KEPT:-1}" ]; do
+        run "$tree-warm$k" --prelude-cache "$WORK/prelude-cache-$tree" "$@"
+        k=$((k + 1))
+    done
 }
 cold_warm usb --kernel "$K" "$K/drivers/usb"
 cold_warm scsi --kernel "$K" "$K/drivers/scsi"
