@@ -469,6 +469,8 @@ def test_batch_members_are_each_file_alone(tmp_path):
         assert {n for n, r in zip(order, got) if r.get("again")} == again
         assert {n for n, r in zip(order, got) if r.get("batched")} == set(order) - again
         assert {n for n, r in zip(order, got) if r.get("rebatched")} == second
+        whys = {n: r["why"].split()[0] for n, r in zip(order, got) if r.get("again")}
+        assert whys == {"a.c": "includes", "c.c": "refers", "d.c": "refers", **({"e.c": "includes"} if keep else {})}
     literals = {n: alone[str(src / n)][0][0]["args"][0]["literal"] for n in ("b.c", "g.c")}
     assert literals == {"b.c": "b", "g.c": "g"}
 

@@ -598,6 +598,7 @@ def main(args):
             for p, r in zip(paths, rs):
                 if p in again:
                     r["again"], r["second"] = not r.get("batched"), bool(r.get("batched"))
+                    r["why"] = r.get("why") or by_file[p].get("why")  # alone now: why its first batch did not keep it
                 by_file[p] = r
     finally:
         if ex:
@@ -617,8 +618,10 @@ def main(args):
     batched, again = sum(1 for r in results if r.get("batched")), sum(1 for r in results if r.get("again"))
     second = sum(1 for r in results if (r.get("rebatched") or r.get("second")) and r.get("batched"))
     if batched or again:
+        whys = collections.Counter(r.get("why") or "?" for r in results if r.get("again"))
         print(f"parsed: {batched} files in batches of up to {args.batch} ({second} of them in a second batch), "
-              f"{again} parsed alone again after their batch, {len(results) - batched - again} alone")
+              f"{again} parsed alone again after their batch, {len(results) - batched - again} alone"
+              + "".join(f"\n  {n} parsed again: {w}" for w, n in whys.most_common()))
     return 1 if findings else 0
 
 

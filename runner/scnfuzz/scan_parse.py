@@ -415,6 +415,9 @@ def batch_main(paths, headers):
 
 
 TAINT_UNENDED = 5  # scan_walk.c's reason: the member's parse, or an earlier member's, did not end at file scope
+# why a member was parsed alone (scan_walk.c's reasons), for scan's summary
+WHY = {2: "refers to an earlier member's declaration", 3: "defines a name another member defines",
+       4: "includes another member or is included by one", 5: "its parse did not end at file scope"}
 
 
 def scan_batch(job):
@@ -430,12 +433,13 @@ def scan_batch(job):
     macros batch_main did not save (not in headers[member]), were read in a
     state their own text did not make: they are parsed again as a batch of
     their own (that member alone), checked as this one. With defer (job's
-    fifth item), a member of several to be parsed alone is not: its result
-    is {"file", "redo": True}, and the caller batches it with others
-    (scan.main's second round)."""
+    fifth item), a member of several to be parsed alone (but the one whose
+    parse did not end) is not: its result is {"file", "redo": True, "why"},
+    and the caller batches it with others (scan.main's second round)."""
     paths, args, pch, headers = job[:4]
     defer = len(job) > 4 and job[4] and len(paths) > 1
-    got, again = {}, []
+    got, again, why = {}, [], {}
+    culprit = None  # the first member whose parse did not end at file scope: it would not in any batch
     text = batch_main(paths, headers) if len(paths) > 1 else None
     if text is not None:
         try:
@@ -446,31 +450,34 @@ def scan_batch(job):
                 saved = {_realpath(h) for h in headers.get(p, ())}
                 if after > k and any(_realpath(h) not in saved for h in sites["files"][k]["headers"]):
                     after = k + 1
-            culprit = None  # the first member whose parse did not end at file scope
             for k, p in enumerate(paths):
                 taint = sites["files"][k]["tainted"]
+                why[k] = WHY.get(taint)
                 if taint == TAINT_UNENDED and culprit is None:
                     culprit = k
                 elif k >= after or taint == TAINT_UNENDED:
                     again.append(k)
+                    why[k] = ("after a member whose parse did not end at file scope" if taint == TAINT_UNENDED
+                              else "after a member that read a header whose macros were not saved")
                 elif not taint:
                     fs = FileScan(p, args, member=(tu, sites, k))
                     calls, cands = fs.scan()
                     got[k] = {"file": p, "calls": calls, "candidates": cands, "parse_errors": fs.errors,
                               "batched": len(paths)}
         except Exception:  # noqa: BLE001 -- each member is then parsed alone, as without batches
-            got, again = {}, []
+            got, again, why = {}, [], dict.fromkeys(range(len(paths)), "the batch's parse failed")
     if len(again) > 1:
         for k, r in zip(again, scan_batch(([paths[k] for k in again], args, pch, headers, defer))):
             r["rebatched"] = True
             got[k] = r
     out = []
     for k, p in enumerate(paths):
-        if k not in got and defer:
-            got[k] = {"file": p, "redo": True}
+        if k not in got and defer and k != culprit:
+            got[k] = {"file": p, "redo": True, "why": why.get(k)}
         elif k not in got:
             got[k] = scan_file((p, args, pch))
             got[k]["again"] = len(paths) > 1  # parsed alone after its batch
+            got[k]["why"] = why.get(k) if len(paths) > 1 else None
         out.append(got[k])
     return out
 
