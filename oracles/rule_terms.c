@@ -117,6 +117,20 @@ EXACT(t_arg_negative)
     if (a->type == SCN_ARG_INT) return (int)a->v.i < 0;
     return a->type >= SCN_ARG_LONG && a->type <= SCN_ARG_PTRDIFF && a->v.i < 0;
 }
+EXACT(t_narrows)
+{
+    UNUSED;
+    const struct scn_arg *a = x->val;
+    int hh = SPEC && !strcmp(x->s->len, "hh"), h = SPEC && !strcmp(x->s->len, "h");
+    if (!hh && !h) return 0;
+    if (x->s->conv == 'n') return 1; /* the store's width: a signed char / short */
+    if (!a || (a->type != SCN_ARG_INT && a->type != SCN_ARG_UINT)) return 0;
+    /* C17 7.21.6.1p7: converted to (un)signed char / short int before printing, as the conversion is signed */
+    int sgn = x->s->conv == 'd' || x->s->conv == 'i';
+    long long iv = a->type == SCN_ARG_INT ? (long long)(int)a->v.i : (long long)(unsigned)a->v.u;
+    if (hh) return sgn ? iv != (signed char)iv : iv != (unsigned char)iv;
+    return sgn ? iv != (short)iv : iv != (unsigned short)iv;
+}
 EXACT(t_arg_zero)
 {
     UNUSED;

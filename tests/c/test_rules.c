@@ -387,6 +387,18 @@ static void test_spec_terms(void)
         { "arg=negative", "\"%d\" int:-1", 0, 1 },
         { "arg=negative", "\"%lld\" llong:-5", 0, 1 },
         { "arg=negative", "\"%u\" uint:4294967295", 0, 0 }, /* unsigned: no sign */
+        { "narrows", "\"%hhd\" int:300", 0, 1 },
+        { "narrows", "\"%hhd\" int:-128", 0, 0 },
+        { "narrows", "\"%hhd\" int:128", 0, 1 },
+        { "narrows", "\"%hhu\" uint:255", 0, 0 },
+        { "narrows", "\"%hhu\" uint:256", 0, 1 },
+        { "narrows", "\"%hhx\" int:-1", 0, 1 },  /* -1 is not an unsigned char */
+        { "narrows", "\"%hd\" int:40000", 0, 1 },
+        { "narrows", "\"%hd\" int:-32768", 0, 0 },
+        { "narrows", "\"%hu\" uint:65535", 0, 0 },
+        { "narrows", "\"%d\" int:300", 0, 0 },    /* no narrowing */
+        { "narrows", "\"%hhn\" n:schar", 0, 1 },   /* the store's width */
+        { "narrows", "\"%n\" n:int", 0, 0 },
         { "arg=min", "\"%d\" int:-2147483648", 0, 1 },
         { "arg=min", "\"%d\" int:-2147483647", 0, 0 },
         { "arg=min", "\"%ld\" long:-9223372036854775808", 0, 1 },
