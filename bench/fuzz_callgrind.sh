@@ -74,7 +74,7 @@ build() {
         -DCMAKE_C_FLAGS=-gdwarf-4 -DSCN_SANITIZE=OFF -DSCN_FUZZ=ON >/dev/null
     fi
     cmake --build "$wt/build" -j2 --target fuzz_iso_diff >/dev/null
-    bin=$wt/build/fuzz/fuzz_iso_diff
+    bin=$(find "$wt/build" -name fuzz_iso_diff -type f | head -1) # fuzz/, harness/fuzz/ before e7d7862
   fi
   objcopy --strip-debug "$bin" "$work/bin-$2"
   if [ "$rev" != . ]; then git worktree remove --force "$work/tree-$rev"; fi
