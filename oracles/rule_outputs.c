@@ -1,6 +1,7 @@
 /* What an output may differ in and still be right: the predicates of the
  * rules' output terms (hexvalue, digitsonly, fraczeros, signdropped,
- * nanform, pspelling, nullform). See rule_outputs.h. */
+ * nanform, pspelling, nullform; asround: the reference re-run under
+ * another direction). See rule_outputs.h. */
 #define _GNU_SOURCE
 #include "rule_outputs.h"
 
