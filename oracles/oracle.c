@@ -389,6 +389,7 @@ static int take_full_output(struct scn_oracle_ctx *x, struct chk *k, const struc
     if (u && finding(k, "underrun", SCN_FAM_C99, S, ret, -1, NULL, "byte buf[%ld] changed", u))
         return 1;
     r->full_ret = ret;
+    r->full_taken = 1;
     if (ret >= 0) {
         size_t L = (size_t)ret;
         if (L + 1 > x->full_cap) {
@@ -425,6 +426,7 @@ size_t scn_check_case(struct scn_oracle_ctx *x, const struct scn_target *t, stru
     r->full = x->full;
     r->full_len = 0;
     r->full_ret = -1;
+    r->full_taken = 0;
     if (take_full_output(x, &k, t, c, flags, scn_only)) return r->nfindings;
     size_t idx[SCN_CASE_MAX_ARGS];
     r->nn = scn_case_n_args(c, idx, SCN_CASE_MAX_ARGS);

@@ -89,6 +89,7 @@ struct scn_report {
     int full_ret;                  /* the c99 return with a big buffer (negative: error) */
     size_t full_len;               /* bytes in full (0 when full_ret < 0) */
     const unsigned char *full;     /* the full output, owned by the ctx, valid until the next check */
+    int full_taken;                /* full_ret and full are the target's (0: a finding came first) */
     size_t nn;                     /* %n values of the full call, in argument order */
     long long n[SCN_CASE_MAX_ARGS];
     size_t calls;                  /* calls made */

@@ -312,3 +312,21 @@ def test_a_new_root_cause_of_the_regeneration_is_its_row(scn_conform, target, ca
         pytest.fail(f"matrix target {target} is not built (bash ci/setup.sh)", pytrace=False)
     sigs = [s for s in _replay_signatures(target, case) if "size0" not in s]
     assert sigs and all(f":{row}:" in s for s in sigs), sigs
+
+
+def test_a_rule_for_one_bug_does_not_hide_another_in_the_same_case(scn_conform, tmp_path):
+    """apr fails every case first at size 0 (apr-size0-would-be, a known gap),
+    and its %g writes ".125" for 0.125: the conformance result of that case is
+    the output's miss, unexplained, not the size-0 finding the gap claims; a
+    case whose output is right keeps the claimed size-0 finding."""
+    if "apr" not in _list_targets(scn_conform):
+        pytest.fail("matrix target apr is not built (libapr1-dev: bash ci/setup.sh)", pytrace=False)
+    tsv = tmp_path / "g.tsv"
+    tsv.write_text('float.g\t"%g" double:0x1p-3\t"0.125"\t-\tstd\tC17 7.21.6.1p8 (g: style f)\n'
+                   'float.g\t"%g" double:0x1p+3\t"8"\t-\tstd\tC17 7.21.6.1p8 (g: style f)\n')
+    p = subprocess.run([str(scn_conform), "--target", "apr", str(tsv)], capture_output=True, text=True, timeout=120)
+    hidden, claimed = [json.loads(l) for l in p.stdout.splitlines()[:2]]
+    assert hidden["status"] == "fail" and hidden["oracle"] == "expect.output", hidden
+    assert hidden["actual"] == '".125"' and "rule_kind" not in hidden, hidden
+    assert hidden["signature"].endswith(":apr:conformance"), hidden
+    assert claimed["oracle"] == "scn.size0-ret0" and claimed["rule_kind"] == "known-gap", claimed
