@@ -123,6 +123,11 @@ def test_targets_honour_the_direction(scn_conform, tmp_path, target):
 # targets that round to nearest whatever the direction, each failure a row of known_bugs.tsv
 # (round=directed), none left unexplained; pgport mirrors negative values
 IGNORING = ["sqlite", "pgport", "trio", "picolibc", "newlib", "uclibc"]
+# Real bugs the narrowed rows no longer hide and no row claims yet (no term says "the other
+# %g style"): trio's %g writes the digits rounded in the direction but chooses the style from
+# the to-nearest rounding: 999999.5 downward is "9.99999e+05", not "999999". Any other
+# unexplained failure fails the test.
+UNCLAIMED = {"trio": {'"%g" double:0x1.e847fp+19 round=downward', '"%g" double:0x1.e847fp+19 round=towardzero'}}
 
 
 @pytest.mark.parametrize("target", IGNORING)
@@ -132,8 +137,8 @@ def test_ignoring_targets_are_known(scn_conform, tmp_path, target):
         pytest.skip(f"{target} not built")
     recs = _conform(scn_conform, tmp_path, target)
     fails = [x for x in recs if x["status"] != "pass"]
-    unexplained = [x["case"] for x in fails if not x.get("rule_kind")]
-    assert not unexplained, unexplained[:10]
+    unexplained = {x["case"] for x in fails if not x.get("rule_kind")}
+    assert unexplained == UNCLAIMED.get(target, set()), sorted(unexplained)[:10]
     row = "pgport-round-negative-mirrored" if target == "pgport" else f"{target}-round-direction-ignored"
     claimed = [x for x in fails if x["signature"].split(":")[1] == row]
     assert len(claimed) >= 20, (row, len(claimed))
