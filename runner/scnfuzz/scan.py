@@ -14,10 +14,12 @@ parsing them again; the translation unit's children are then the file's own
 declarations (scan_parse). The prelude is kept across runs (PreludeCache,
 checked against the bytes of every header it read). The files of a group are
 parsed --batch at a time as one translation unit (scan_parse.scan_batch:
-each file's macros saved and restored around it, a file that another one
-of its batch could change parsed alone again). What the scan reads of a
-translation unit comes back from one C call (scan_walk.sites), and the
-batches are parsed by --jobs processes.
+each file's macros saved and restored around it; a file that another one
+of its batch could change comes back, and the files that came back are
+batched together in a second round, where what cannot be kept is parsed
+alone). What the scan reads of a translation unit comes back from one C
+call (scan_walk.sites, scan_walk.c compiled once into build/tools/), and
+the batches are parsed by --jobs processes.
 """
 import collections
 import concurrent.futures
