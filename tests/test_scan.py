@@ -390,8 +390,8 @@ def test_headers_outside_the_prelude(tmp_path):
     files = []
     for n in range(5):
         f = tmp_path / f"f{n}.c"
-        f.write_text('#include "common.h"\n' + ('#include "deep.h"\n#include "half.h"\n#include "own.h"\n' if n == 0 else "")
-                     + ('#include "twice.h"\n' if n >= 3 else "") + f"int g{n};\n")
+        own = '#include "deep.h"\n#include "half.h"\n#include "own.h"\n' if n == 0 else ""
+        f.write_text('#include "common.h"\n' + own + ('#include "twice.h"\n' if n >= 3 else "") + f"int g{n};\n")
         files.append(str(f))
     assert not scan._fully_guarded(str(inc / "half.h")) and scan._fully_guarded(str(inc / "deep.h"))
     for cache in (None, str(tmp_path / "cache"), str(tmp_path / "cache")):
