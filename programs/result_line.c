@@ -90,6 +90,8 @@ const char *scn_result_json(const struct scn_result *r, size_t *len)
     scn_json_str(&b, "actual", r->actual);
     where_it_failed(&b, r);
     scn_json_str(&b, "note", r->note);
+    scn_json_str(&b, "after_oracle", r->after_oracle);
+    scn_json_str(&b, "after_signature", r->after_signature);
     if (r->iso_matches) scn_json_raw(&b, "iso_matches", "true", 4); /* the dialect, not the function, may be what is wrong */
     if (r->fatal) scn_json_raw(&b, "fatal", "true", 4);
     if (r->features) scn_json_raw(&b, "features", r->features, strlen(r->features));

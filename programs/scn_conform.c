@@ -233,6 +233,13 @@ static int in_baseline(const char *file, long line, const struct scn_target *t, 
     return nbaseline && bsearch(&k, baseline, nbaseline, sizeof *baseline, key_cmp);
 }
 
+/* the explained finding hidden_miss saw before a miss no rule explains: emit writes it
+ * beside that result */
+static struct {
+    const char *oracle;
+    char signature[320];
+} after_first;
+
 static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                  long line, const char *status, const char *oracle, const char *expected,
                  const char *actual, const struct scn_finding *f, const char *note, long full_ret,
@@ -256,6 +263,11 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
         r.size_null = 1;
     }
     r.note = note;
+    if (after_first.oracle) {
+        r.after_oracle = after_first.oracle;
+        r.after_signature = after_first.signature;
+        after_first.oracle = NULL;
+    }
     r.features = features_json(&e->c, t->dialect, 0);
     if (strcmp(status, "pass")) {
         const struct scn_rootcause *rc;
@@ -318,9 +330,12 @@ static const char *hidden_miss(const struct scn_target *t, const struct scn_corp
     memcpy(&work, &e->c, sizeof work);
     scn_exec_rootcause_oracle(&work, t->dialect, &ctx, t, check_flags, r->first.oracle, r->first.klass, &rc);
     if (!rc.rule) return NULL; /* the first finding is itself unexplained: it is the result */
+    after_first.oracle = r->first.oracle;
+    snprintf(after_first.signature, sizeof after_first.signature, "%s", rc.signature);
     const struct scn_target *ref = scn_target_find(t->dialect == SCN_DIALECT_KERNEL ? "ref-kernel" : "ref");
     memcpy(&work, &e->c, sizeof work);
     scn_rootcause_expect(&work, t->dialect, t, ref, miss, &rc);
+    if (rc.rule) after_first.oracle = NULL;
     return rc.rule ? NULL : miss;
 }
 

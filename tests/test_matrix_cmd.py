@@ -218,6 +218,18 @@ def test_a_size0_failure_breaks_one_promise_and_the_sample_measures_the_bytes():
     assert F["ints"] == {"kept": 2, "broken": 0} and F["floats"] == {"kept": 0, "broken": 1}
 
 
+def test_a_miss_after_an_explained_size_failure_breaks_both_promises():
+    """scn-conform's result for apr's "%g" of 0.125: the output misses (".125"), and the
+    size-0 finding its gap explains came first (after_oracle): bytes and the scnprintf
+    return broken, each with its root cause; the C99 return and bounds not reached."""
+    r = _r('"%g" double:0x1p-3', "fail", "expect.output", sig="expect.output:%f:apr:conformance")
+    r.update(after_oracle="scn.size0-ret0", after_signature="scn.size0-ret0:apr-size0-would-be:apr:known-gap")
+    P = mp.score([r], C99 | {"scnprintf": "native"})["promises"]
+    assert P["bytes"]["broken"] == P["scn-return"]["broken"] == 1
+    assert P["scn-return"]["root_causes"] == ["scn.size0-ret0:apr-size0-would-be:apr:known-gap"]
+    assert P["c99-return"]["unreached"] == P["bounds"]["unreached"] == 1 and P["c99-return"]["kept"] == 0
+
+
 def test_a_bytes_failure_kept_every_size_promise():
     results = [_r('"a"', "fail", "expect.output", sig="differential:%d:t"), _r('"b"', "pass", kind="impl")]
     P = mp.score(results, SCN)["promises"]

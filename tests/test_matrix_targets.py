@@ -329,4 +329,8 @@ def test_a_rule_for_one_bug_does_not_hide_another_in_the_same_case(scn_conform, 
     assert hidden["status"] == "fail" and hidden["oracle"] == "expect.output", hidden
     assert hidden["actual"] == '".125"' and "rule_kind" not in hidden, hidden
     assert hidden["signature"].endswith(":apr:conformance"), hidden
+    # the size-0 finding that came first is beside it: the matrix counts both promises broken
+    assert (hidden["after_oracle"], hidden["after_signature"]) == (
+        "scn.size0-ret0", "scn.size0-ret0:apr-size0-would-be:apr:known-gap"), hidden
+    assert "after_oracle" not in claimed, claimed
     assert claimed["oracle"] == "scn.size0-ret0" and claimed["rule_kind"] == "known-gap", claimed

@@ -529,7 +529,9 @@ def matrix_markdown(model, level=2, run_dir=None):
          "past the size or before the buffer), *no crash or hang*. A cell is the share of the results that "
          "keep the promise, of those that reached it, and the distinct root causes that break it (`N rc`; known bugs "
          "included: a known bug counts against the one promise it breaks). scn-conform stops at a result's "
-         "first failure: a result failing a per-size promise does not reach its bytes, which are then "
+         "first failure (unless a rule explains it and the output misses its expectation for a reason no rule "
+         "explains: the result is then that miss, both promises broken): a result failing a per-size promise "
+         "does not reach its bytes, which are then "
          "measured on a sample of such results (`scn-conform --case`: the full output against the expectation; "
          "`sampled` in the cell, runner/scnfuzz/matrix_promises.py).", "",
          "*certification*: `./scnfuzz certify --target NAME --reuse` on the implementation's own conformance "

@@ -13,8 +13,11 @@ which oracle failed first. The promises are independent:
   no-crash    no crash or hang
 
 scn-conform checks every size's oracles first, then compares the full output
-with the expectation (expect.*), and stops at the first failure. So a result
-that fails on its bytes kept every per-size promise; a result that fails a
+with the expectation (expect.*), and stops at the first failure, unless a
+rule explains that failure and the output misses its expectation for a reason
+no rule explains: the result is then the miss, with the first failure beside
+it (after_oracle, after_signature), both promises broken. So a result that
+fails on its bytes with no after_oracle kept every per-size promise; a result that fails a
 per-size promise (stb's write before the buffer at size 0, the Linux tools'
 -1 at size 0) says nothing of its bytes or of the other sizes: those
 promises are "not reached" and count in no share. The bytes of such results
@@ -195,7 +198,15 @@ def score(results, target, sampled=None):
                 broken = "c99-return" if "c99-return" in mine else "bytes"
             outcome[broken] = False
             P[broken]["root_causes"].add(r.get("signature") or r.get("oracle"))
-            if r.get("oracle") in AFTER_SIZES:
+            if r.get("after_oracle"):
+                # a per-size finding came first, explained by its rule (apr's size 0), and the
+                # output misses for another reason: both promises broken, the others not reached
+                first = promise_of(r["after_oracle"])
+                if first not in mine:
+                    first = "c99-return" if "c99-return" in mine else "bytes"
+                outcome[first] = False
+                P[first]["root_causes"].add(r.get("after_signature") or r["after_oracle"])
+            elif r.get("oracle") in AFTER_SIZES:
                 outcome.update({p: True for p in mine if p != broken})
             elif broken not in ("bytes", "no-crash"):
                 for p, ok in sampled_outcome(r, broken).items():
