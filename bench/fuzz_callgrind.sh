@@ -51,7 +51,7 @@ for line in sys.stdin:
         f.write(b)
 ' "$inputs"
 fi
-(cd "$inputs" && ls | LC_ALL=C sort) >"$work/pass1.txt"
+find "$inputs" -type f -printf '%f\n' | LC_ALL=C sort >"$work/pass1.txt"
 cat "$work/pass1.txt" "$work/pass1.txt" >"$work/pass2.txt"
 n=$(wc -l <"$work/pass1.txt")
 
@@ -82,10 +82,11 @@ build() {
 
 # Ir inside LLVMFuzzerTestOneInput over the files of LIST (OUT: the profile)
 collect() {
-  local bin=$1 list=$2 out=$3
+  local bin=$1 list=$2 out=$3 files
+  mapfile -t files <"$list"
   (cd "$inputs" && SCN_FUZZ_CONTINUE=1 SCN_FINDINGS=/dev/null \
     valgrind --tool=callgrind --callgrind-out-file="$out" --toggle-collect=LLVMFuzzerTestOneInput \
-    "$bin" $(cat "$list") >"$out.log" 2>&1) || { tail -5 "$out.log" >&2; exit 1; }
+    "$bin" "${files[@]}" >"$out.log" 2>&1) || { tail -5 "$out.log" >&2; exit 1; }
   local ran
   ran=$(grep -c '^Executed ' "$out.log" || true)
   [ "$ran" -eq "$(wc -l <"$list")" ] || { echo "fuzz_callgrind.sh: $ran of $(wc -l <"$list") inputs ran" >&2; exit 1; }
@@ -120,7 +121,7 @@ EOF
 
 printf '| build | units | cold: Ir per execution | warm: Ir per execution |\n|---|---|---|---|\n'
 for rev in "${@:-.}"; do
-  label=$( [ "$rev" = . ] && echo worktree || git rev-parse --short "$rev")
+  if [ "$rev" = . ]; then label=worktree; else label=$(git rev-parse --short "$rev"); fi
   build "$rev" "$label"
   one=$(collect "$work/bin-$label" "$work/pass1.txt" "$work/$label.pass1.cg")
   two=$(collect "$work/bin-$label" "$work/pass2.txt" "$work/$label.pass2.cg")
