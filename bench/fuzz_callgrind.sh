@@ -114,8 +114,9 @@ def profile(path):
     return d
 d = profile(two)
 d.subtract(profile(one))
-for name, ir in sorted(d.items(), key=lambda kv: -kv[1])[:60]:
-    print(f"{ir / n:12.0f}  {name}")
+for name, ir in sorted(d.items(), key=lambda kv: -kv[1]):
+    if ir >= 10 * n:  # 10 instructions per execution and more
+        print(f"{ir / n:12.0f}  {name}")
 EOF
 }
 
