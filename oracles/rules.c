@@ -262,8 +262,9 @@ static const struct scn_rule *compiled(const struct scn_rule *r, struct scn_rule
     return scn_terms_compile(tmp, bad, sizeof bad) ? NULL : tmp;
 }
 
+/* on_output: whether the finding's oracle compares outputs (-1: not known yet) */
 static int matches(const struct scn_rule *al, enum scn_dialect dialect, const struct scn_case *c,
-                   const struct scn_culprit *k, const char *ta, const char *tb)
+                   const struct scn_culprit *k, const char *ta, const char *tb, int on_output)
 {
     static struct scn_rule tmp;
     if (!(al = compiled(al, &tmp))) return 0;
@@ -276,7 +277,8 @@ static int matches(const struct scn_rule *al, enum scn_dialect dialect, const st
     /* a death is claimed only by a rule that says so (the term dies) */
     if (k->death && !scn_terms_have(al, "dies")) return 0;
     /* a rule without oracle= explains only the oracles that compare outputs */
-    if (!k->death && !scn_oracle_on_output(x.oracle) && !scn_terms_have(al, "oracle=")) return 0;
+    if (on_output < 0) on_output = scn_oracle_on_output(x.oracle);
+    if (!k->death && !on_output && !scn_terms_have(al, "oracle=")) return 0;
     return scn_terms_hold(al, &x);
 }
 
@@ -309,22 +311,61 @@ int scn_rule_matches(const struct scn_rule *al, enum scn_dialect dialect, const 
         if (d.width == -2) d.width = -1;
         if (value) d.varg = 0;
         k.s = &d;
-        return matches(al, dialect, &tmp, &k, ta, tb);
+        return matches(al, dialect, &tmp, &k, ta, tb, -1);
     }
-    return matches(al, dialect, c, &k, ta, tb);
+    return matches(al, dialect, c, &k, ta, tb, -1);
 }
 
 int scn_rule_explains(const struct scn_rule *r, enum scn_dialect dialect, const struct scn_case *c,
                       const struct scn_culprit *k, const char *ta, const char *tb)
 {
-    return matches(r, dialect, c, k, ta, tb);
+    return matches(r, dialect, c, k, ta, tb, -1);
+}
+
+/* The rules that list ta or tb (or "*"), in table order: the fuzzers ask for
+ * the same few pairs of targets at every difference they localise, and a
+ * rule's target list is text (target_listed) that every rule tried would
+ * parse again. Keyed by the names' text and the tables' generation. */
+enum { PAIR_CACHE = 8, PAIR_NAME = 64 };
+struct pair_rules {
+    char ta[PAIR_NAME], tb[PAIR_NAME];
+    unsigned gen;
+    size_t n;
+    unsigned short idx[2 * MAX_RULES];
+};
+
+static const struct pair_rules *rules_of_pair(const char *ta, const char *tb)
+{
+    static struct pair_rules cache[PAIR_CACHE];
+    static size_t next;
+    if (!ta || !tb || strlen(ta) >= PAIR_NAME || strlen(tb) >= PAIR_NAME) return NULL;
+    size_t n = scn_rules_count(); /* loads the tables: the generation is theirs after it */
+    for (size_t i = 0; i < PAIR_CACHE; i++)
+        if (cache[i].gen == generation && !strcmp(cache[i].ta, ta) && !strcmp(cache[i].tb, tb)) return &cache[i];
+    struct pair_rules *p = &cache[next++ % PAIR_CACHE];
+    p->n = 0;
+    for (size_t j = 0; j < n && j < 2 * MAX_RULES; j++) {
+        const struct scn_rule *r = scn_rule_at(j);
+        if (target_listed(r->targets, ta) || target_listed(r->targets, tb)) p->idx[p->n++] = (unsigned short)j;
+    }
+    snprintf(p->ta, sizeof p->ta, "%s", ta);
+    snprintf(p->tb, sizeof p->tb, "%s", tb);
+    p->gen = generation;
+    return p;
 }
 
 int scn_rule_find(enum scn_dialect dialect, const struct scn_case *c, const struct scn_culprit *k,
                   const char *ta, const char *tb)
 {
+    int on_output = scn_oracle_on_output(k->oracle ? k->oracle : "differential");
+    const struct pair_rules *p = rules_of_pair(ta, tb);
+    if (p) {
+        for (size_t i = 0; i < p->n; i++)
+            if (matches(scn_rule_at(p->idx[i]), dialect, c, k, ta, tb, on_output)) return (int)p->idx[i];
+        return -1;
+    }
     size_t n = scn_rules_count();
     for (size_t j = 0; j < n; j++)
-        if (matches(scn_rule_at(j), dialect, c, k, ta, tb)) return (int)j;
+        if (matches(scn_rule_at(j), dialect, c, k, ta, tb, on_output)) return (int)j;
     return -1;
 }
