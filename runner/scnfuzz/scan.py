@@ -560,6 +560,8 @@ def main(args):
     # libclang parses on a new thread of 8 MB stack per file unless told not to; the
     # parser processes inherit this
     os.environ["LIBCLANG_NOTHREADS"] = "1"
+    if os.environ.get("SCN_SCAN_MALLOPT", "1") == "1":
+        _keep_freed_memory()
     scan_walk.build(tmp)
     groups = collections.defaultdict(list)
     for f in files:
@@ -625,6 +627,22 @@ def main(args):
               f"{again} parsed alone again after their batch, {len(results) - batched - again} alone"
               + "".join(f"\n  {n} parsed again: {w}" for w, n in whys.most_common()))
     return 1 if findings else 0
+
+
+def _keep_freed_memory():
+    """glibc's malloc, in this process and the parser processes forked from
+    it, keeps what libclang frees: a translation unit's memory (its AST's
+    slabs, the prelude's buffers), given back to the kernel at each reparse,
+    was faulted in again by the next. SCN_SCAN_MALLOPT=0 leaves malloc as
+    it is (to measure the difference)."""
+    import ctypes
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(M_TRIM_THRESHOLD, 1 << 30)
+        libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)
+    except (OSError, AttributeError):  # not glibc: nothing to tune
+        pass
 
 
 def _run_batches(jobs, ex):
