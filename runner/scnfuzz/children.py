@@ -19,7 +19,6 @@ file of its sources' hash), before any CMake build, which runs under it too.
 
 SCN_CHILD_MEM_MB overrides the memory limit (MiB; 0: none).
 """
-import hashlib
 import os
 import pathlib
 import shutil
@@ -40,32 +39,21 @@ def mem_mb():
         raise UsageError(f"SCN_CHILD_MEM_MB={v!r}: not a number of MiB") from None
 
 
-LAUNCH_SOURCES = ("core/supervise/launch.c", "core/supervise/supervise.c", "core/supervise/supervise.h")
 _launcher = None
 
 
 def launcher():
     """The path of scn-launch, compiled with the system's C compiler the first
-    time (an atomic rename: concurrent runners each get a whole file)."""
+    time (cc_once: once per source, into build/tools/)."""
     global _launcher
     if _launcher is not None:
         return _launcher
-    h = hashlib.sha256()
-    for rel in LAUNCH_SOURCES:
-        h.update((ROOT / rel).read_bytes())
-    exe = ROOT / "build" / "tools" / f"scn-launch-{h.hexdigest()[:12]}"
-    if not exe.is_file():
-        exe.parent.mkdir(parents=True, exist_ok=True)
-        tmp = exe.with_name(f"{exe.name}.{os.getpid()}.tmp")
-        cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
-        if not cc:
-            raise SetupError("no C compiler (cc) to build scn-launch: apt-get install gcc")
-        sup = ROOT / "core" / "supervise"
-        p = subprocess.run([cc, "-O2", "-std=gnu11", f"-I{sup}", str(sup / "launch.c"), str(sup / "supervise.c"),
-                            "-o", str(tmp)], capture_output=True, text=True)
-        if p.returncode:
-            raise SetupError(f"building scn-launch failed:\n{p.stderr.strip()}")
-        os.replace(tmp, exe)
+    from . import cc_once
+    sup = ROOT / "core" / "supervise"
+    exe, why = cc_once.compiled("scn-launch", [sup / "launch.c", sup / "supervise.c"], ["-O2", "-std=gnu11", f"-I{sup}"],
+                                headers=[sup / "supervise.h"])
+    if not exe:
+        raise SetupError(f"building scn-launch failed:\n{why}")
     _launcher = exe
     return exe
 

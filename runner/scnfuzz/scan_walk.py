@@ -16,12 +16,9 @@ in one C call per translation unit, all that the scan reads of those calls
 and of the unit's diagnostics, and for a batch of files which members must
 be parsed alone again; macro_names() the macros a file #defines or #undefs.
 """
-import contextlib
 import ctypes
-import hashlib
 import json
 import os
-import subprocess
 
 from .mutator import _cindex
 
@@ -30,42 +27,16 @@ _path = None  # the built library, inherited by the forked parser processes
 _lib = None
 
 
-FLAGS = ("-O2", "-shared", "-fPIC")
-
-
 def build(where):
     """The path of scan_walk.c compiled as a shared library, or None (the
-    Python walk then). Compiled once per source and compiler into
-    build/tools/ (a file named by their hash, as children.launcher's
-    scn-launch; an atomic rename: concurrent scans each get a whole file),
-    or into where when build/tools cannot be written."""
+    Python walk then): once per source and compiler into build/tools/
+    (cc_once), or into where when build/tools cannot be written."""
     global _path, _lib
-    from .tree import ROOT
-    cc = os.environ.get("CC", "cc")
-    with open(SOURCE, "rb") as f:
-        key = hashlib.sha256(f.read() + repr((cc,) + FLAGS).encode()).hexdigest()[:16]
-    kept = os.path.join(ROOT, "build", "tools", f"scan_walk-{key}.so")
+    from . import cc_once
     _lib = None
-    if os.path.isfile(kept):
-        _path = kept
-        return _path
-    for out in (kept, os.path.join(where, "scan_walk.so")):
-        tmp = f"{out}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(os.path.dirname(out), exist_ok=True)
-            p = subprocess.run([cc, *FLAGS, "-o", tmp, SOURCE], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               timeout=120)
-            if p.returncode != 0:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-                break  # no use trying the same compile elsewhere
-            os.replace(tmp, out)
-            _path = out
-            return _path
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-    _path = None
-    return None
+    path, _ = cc_once.compiled("scan_walk", [SOURCE], ["-O2", "-shared", "-fPIC"], ".so", fallback=where)
+    _path = str(path) if path else None
+    return _path
 
 
 def _library():
