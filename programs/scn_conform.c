@@ -133,9 +133,19 @@ static int is_reference(const struct scn_target *t)
 /* The root cause of a failing result, as a record (finding.h). died: the
  * supervisor's root cause of a worker's death on this case (t is not called
  * again: its output is not shown). */
+/* the explained finding hidden_miss saw before a miss no rule explains: emit writes it
+ * beside that result */
+static struct {
+    const char *oracle;
+    char signature[320];
+} after_first;
+/* the root cause hidden_miss already reduced for the result emit writes next (NULL: none) */
+static const struct scn_rootcause *signed_already;
+
 static const char *finding_json(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                                 long line, const char *oracle, const struct scn_finding *f,
-                                const struct scn_rootcause *died, const struct scn_rootcause **rcp)
+                                const struct scn_rootcause *died, const struct scn_rootcause *known,
+                                const struct scn_rootcause **rcp)
 {
     static struct scn_rootcause rc;
     static struct scn_case work;
@@ -143,6 +153,7 @@ static const char *finding_json(const struct scn_target *t, const struct scn_cor
     const struct scn_target *ref = scn_target_find(d == SCN_DIALECT_KERNEL ? "ref-kernel" : "ref");
     memcpy(&work, &e->c, sizeof work);
     if (died) memcpy(&rc, died, sizeof rc);
+    else if (known) memcpy(&rc, known, sizeof rc);
     else if (f) scn_exec_rootcause_oracle(&work, d, &ctx, t, check_flags, f->oracle, f->klass, &rc);
     else scn_rootcause_expect(&work, d, t, ref, oracle, &rc);
     *rcp = &rc;
@@ -233,18 +244,17 @@ static int in_baseline(const char *file, long line, const struct scn_target *t, 
     return nbaseline && bsearch(&k, baseline, nbaseline, sizeof *baseline, key_cmp);
 }
 
-/* the explained finding hidden_miss saw before a miss no rule explains: emit writes it
- * beside that result */
-static struct {
-    const char *oracle;
-    char signature[320];
-} after_first;
 
 static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                  long line, const char *status, const char *oracle, const char *expected,
                  const char *actual, const struct scn_finding *f, const char *note, long full_ret,
                  const struct scn_rootcause *died)
 {
+    /* what hidden_miss left for this result, taken now whether it is written or not */
+    const struct scn_rootcause *known = signed_already;
+    const char *after = after_first.oracle;
+    signed_already = NULL;
+    after_first.oracle = NULL;
     if (fail_only && !strcmp(status, "pass")) return;
     if (new_failure && strcmp(status, "pass")) {
         if (in_baseline(file, line, t, oracle)) return;
@@ -263,15 +273,14 @@ static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, c
         r.size_null = 1;
     }
     r.note = note;
-    if (after_first.oracle) {
-        r.after_oracle = after_first.oracle;
+    if (after) {
+        r.after_oracle = after;
         r.after_signature = after_first.signature;
-        after_first.oracle = NULL;
     }
     r.features = features_json(&e->c, t->dialect, 0);
     if (strcmp(status, "pass")) {
         const struct scn_rootcause *rc;
-        r.finding = finding_json(t, e, file, line, oracle, f, died, &rc);
+        r.finding = finding_json(t, e, file, line, oracle, f, died, known, &rc);
         r.finding_len = strlen(r.finding);
         if (rc->rule) r.rule_kind = scn_rule_kind_name(rc->rule->kind);
         r.signature = rc->signature;
@@ -325,18 +334,21 @@ static const char *hidden_miss(const struct scn_target *t, const struct scn_corp
     const char *miss = scn_expect_miss(x, &o, 0);
     if (!r->full_taken || !miss) return NULL;
     if (!strcmp(e->kind, "impl") && !is_reference(t) && impl_explained(t, e, miss)) return NULL;
-    static struct scn_rootcause rc;
+    /* each root cause reduced here once: the result's is handed to emit (signed_already) */
+    static struct scn_rootcause first, other;
     static struct scn_case work;
     memcpy(&work, &e->c, sizeof work);
-    scn_exec_rootcause_oracle(&work, t->dialect, &ctx, t, check_flags, r->first.oracle, r->first.klass, &rc);
-    if (!rc.rule) return NULL; /* the first finding is itself unexplained: it is the result */
-    after_first.oracle = r->first.oracle;
-    snprintf(after_first.signature, sizeof after_first.signature, "%s", rc.signature);
+    scn_exec_rootcause_oracle(&work, t->dialect, &ctx, t, check_flags, r->first.oracle, r->first.klass, &first);
+    signed_already = &first;
+    if (!first.rule) return NULL; /* the first finding is itself unexplained: it is the result */
     const struct scn_target *ref = scn_target_find(t->dialect == SCN_DIALECT_KERNEL ? "ref-kernel" : "ref");
     memcpy(&work, &e->c, sizeof work);
-    scn_rootcause_expect(&work, t->dialect, t, ref, miss, &rc);
-    if (rc.rule) after_first.oracle = NULL;
-    return rc.rule ? NULL : miss;
+    scn_rootcause_expect(&work, t->dialect, t, ref, miss, &other);
+    if (other.rule) return NULL;
+    after_first.oracle = r->first.oracle;
+    snprintf(after_first.signature, sizeof after_first.signature, "%s", first.signature);
+    signed_already = &other;
+    return miss;
 }
 
 static void run_entry(const struct scn_target *t, struct scn_corpus_entry *e, const char *file, long line)
