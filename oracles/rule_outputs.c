@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "rule_outputs.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -336,11 +337,16 @@ static int digits_faithful(const unsigned char *out, size_t len, long double v, 
     if (dec_parse(out, len, &x)) return 0;
     if (x.n && x.neg != (signbit(v) != 0)) return 0;
     if (dec_within_half(&x, exact, x.unit)) return 1;
+    /* what strtod reads: the number as parsed, not the output's bytes, which a
+     * large precision makes longer than any buffer here (stb's "%.2047e": 17
+     * digits, then zeros dec_parse leaves out) */
     char t[DEC_MAX + 32];
-    size_t k = 0, a = 0;
-    while (a < len && (out[a] == ' ')) a++;
-    for (size_t i = a; i < len && k < sizeof t - 1; i++) t[k++] = (char)out[i];
-    t[k] = 0;
+    size_t k = 0;
+    if (x.neg) t[k++] = '-';
+    t[k++] = '0';
+    t[k++] = '.';
+    for (size_t i = 0; i < x.n; i++) t[k++] = (char)('0' + x.d[i]);
+    snprintf(t + k, sizeof t - k, "e%ld", x.n ? x.e : 0);
     char *end;
     if (ld ? strtold(t, &end) == v : strtod(t, &end) == (double)v) return 1;
     size_t sig = x.n; /* significant digits written, the zeros after them left out */
@@ -374,6 +380,19 @@ static int other_length(const unsigned char *oa, size_t la, const unsigned char 
     if (!ea) ea = memchr(oa, 'E', la);
     if (!eb) eb = memchr(ob, 'E', lb);
     if (!ea != !eb || (ea && (ea[1] != eb[1] || (*ea != *eb)))) return 0;
+    /* digits, not a spelling: a digit on each side of the point, after it
+     * only with # (apr's ".125" and "1.E-10" for "0.125" and "1E-10" are
+     * samenumber's) */
+    const unsigned char *o[2] = { oa, ob };
+    const unsigned char *end[2] = { ea ? ea : oa + la, eb ? eb : ob + lb };
+    size_t len[2] = { la, lb };
+    for (int k = 0; k < 2; k++) {
+        /* an exponent has two digits at least (p8 (e,E)): "e-6" is a spelling too */
+        if (end[k] < o[k] + len[k] && (len[k] - (size_t)(end[k] - o[k]) < 4 || !isdigit(end[k][3]))) return 0;
+        const unsigned char *p = memchr(o[k], '.', (size_t)(end[k] - o[k]));
+        if (p && (p == o[k] || !isdigit(p[-1]) || (!(flags & SCN_FL_HASH) && (p + 1 == end[k] || !isdigit(p[1])))))
+            return 0;
+    }
     if (g) return 1;
     const unsigned char *pa = memchr(oa, '.', la), *pb = memchr(ob, '.', lb); /* the fraction: as long */
     size_t fa = pa ? (size_t)((ea ? ea : oa + la) - pa) : 0, fb = pb ? (size_t)((eb ? eb : ob + lb) - pb) : 0;
@@ -441,6 +460,53 @@ int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char
     char sa = sign_of(oa, la, 0, &a0, &a1), sb = sign_of(ob, lb, 0, &b0, &b1);
     if ((sa == '-') == (sb == '-')) return 0;
     return a1 - a0 == b1 - b0 && a1 > a0 && !memcmp(oa + a0, ob + b0, a1 - a0);
+}
+
+int scn_out_exponent_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
+{
+    if (la != lb || !la) return 0;
+    size_t e = la;
+    while (e > 0 && (oa[e - 1] | 32) != 'e') e--;
+    if (!e || memcmp(oa, ob, e)) return 0;
+    /* after the letter: [+-]digits, then spaces, at the same places */
+    const unsigned char *o[2] = { oa, ob };
+    size_t end[2];
+    for (int k = 0; k < 2; k++) {
+        size_t i = e;
+        if (i < la && (o[k][i] == '+' || o[k][i] == '-')) i++;
+        else return 0;
+        size_t d = i;
+        while (i < la && o[k][i] >= '0' && o[k][i] <= '9') i++;
+        if (i == d) return 0;
+        end[k] = i;
+        while (i < la && o[k][i] == ' ') i++;
+        if (i != la) return 0;
+    }
+    return end[0] == end[1];
+}
+
+/* [a, b) of one output's number: its field unpadded, the sign character
+ * apart (0: none) */
+static int number_field(const unsigned char *o, size_t l, long w, unsigned flags, size_t *a, size_t *b, char *sign)
+{
+    if (!unpad(o, l, w, flags, a, b)) return 0;
+    *sign = strchr("+- ", o[*a]) ? (char)o[(*a)++] : 0;
+    return *a < *b;
+}
+
+int scn_out_same_number(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, long w,
+                        unsigned flags)
+{
+    static struct dec x, y;
+    size_t a0, a1, b0, b1;
+    char sa, sb;
+    if (!number_field(oa, la, w, flags, &a0, &a1, &sa) || !number_field(ob, lb, w, flags, &b0, &b1, &sb) || sa != sb)
+        return 0;
+    if (dec_parse(oa + a0, a1 - a0, &x) || dec_parse(ob + b0, b1 - b0, &y)) return 0;
+    size_t nx = x.n, ny = y.n; /* the significant digits, trailing zeros left out */
+    while (nx > 0 && x.d[nx - 1] == 0) nx--;
+    while (ny > 0 && y.d[ny - 1] == 0) ny--;
+    return nx == ny && (!nx || x.e == y.e) && !memcmp(x.d, y.d, nx);
 }
 
 /* asround: the reference engine called with the direction as its option

@@ -80,6 +80,23 @@ int scn_out_frac_zeros_dropped(const unsigned char *oa, size_t la, const unsigne
  * magnitude, the padding aside. */
 int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb);
 
+/* exponly: the two outputs are the same bytes up to and including the
+ * exponent's letter (e or E: the last one), each followed by a sign and
+ * digits only and then the same padding spaces ('-'): a wrong exponent
+ * (apr's "%e" of 0: "0.000000e-01"), nothing else. */
+int scn_out_exponent_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb);
+
+/* samenumber: both outputs write the same decimal number with the same
+ * significant digits (zeros after the last nonzero one aside), in any
+ * spelling %f, %e and %g have: style f for e ("20000" and "2e+04"), ".125"
+ * for "0.125", "1.E-10" for "1E-10", "7.62939e-6" for "7.62939e-06"; the
+ * same sign character ('-', '+', the space flag's space, or none), each
+ * laid out in its field of width w (unpad: spaces only up to w, on the
+ * right with '-'; the 0 flag's zeros are digits of the number). A digit, a
+ * sign or a width wrong besides is not this. */
+int scn_out_same_number(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, long w,
+                        unsigned flags);
+
 /* asround: out (ret, len bytes) is what the reference engine prints for c
  * called under direction r instead of c's own (c: the culprit's sub-case,
  * or the whole case), byte for byte and the same return value; the

@@ -117,6 +117,27 @@ EXACT(t_arg_negative)
     if (a->type == SCN_ARG_INT) return (int)a->v.i < 0;
     return a->type >= SCN_ARG_LONG && a->type <= SCN_ARG_PTRDIFF && a->v.i < 0;
 }
+EXACT(t_arg_fzero)
+{
+    UNUSED;
+    const struct scn_arg *a = x->val;
+    return a && ((a->type == SCN_ARG_DOUBLE && a->v.d == 0) || (a->type == SCN_ARG_LDOUBLE && a->v.ld == 0));
+}
+EXACT(t_flag0before)
+{
+    UNUSED;
+    if (!x->s || !x->c) return 0;
+    const char *p = x->c->fmt + x->s->start + 1, *end = x->c->fmt + x->s->end;
+    const char *q = p; /* an n$ position before the flags */
+    while (q < end && *q >= '0' && *q <= '9') q++;
+    if (q > p && q < end && *q == '$') p = q + 1;
+    int zero = 0;
+    for (; p < end && strchr(SCN_FLAG_CHARS, *p); p++) {
+        if (*p == '0') zero = 1;
+        else if (zero) return 1;
+    }
+    return 0;
+}
 EXACT(t_narrows)
 {
     UNUSED;
@@ -190,6 +211,14 @@ EXACT(t_digitsonly)
     unsigned fl = 0;
     long w = SPEC ? scn_form_field_width(x->c, x->s, &fl) : 0;
     return SPEC && OUTS && scn_out_digits_only(k->oa, k->la, k->ob, k->lb, x->val, x->s->conv, fl, w);
+}
+EXACT(t_exponly) { UNUSED; return OUTS && scn_out_exponent_only(x->k->oa, x->k->la, x->k->ob, x->k->lb); }
+EXACT(t_samenumber)
+{
+    UNUSED;
+    unsigned fl = 0;
+    long w = SPEC ? scn_form_field_width(x->c, x->s, &fl) : 0;
+    return SPEC && OUTS && scn_out_same_number(x->k->oa, x->k->la, x->k->ob, x->k->lb, w, fl);
 }
 EXACT(t_signdropped) { UNUSED; return OUTS && scn_out_sign_dropped(x->k->oa, x->k->la, x->k->ob, x->k->lb); }
 EXACT(t_fraczeros)

@@ -21,6 +21,7 @@ skipped here with CMake's reason when its package is not installed, and FAILS
 when the package is installed (it should have been built).
 """
 import json
+import os
 import pathlib
 import subprocess
 
@@ -317,14 +318,24 @@ def test_a_new_root_cause_of_the_regeneration_is_its_row(scn_conform, target, ca
 def test_a_rule_for_one_bug_does_not_hide_another_in_the_same_case(scn_conform, tmp_path):
     """apr fails every case first at size 0 (apr-size0-would-be, a known gap),
     and its %g writes ".125" for 0.125: the conformance result of that case is
-    the output's miss, unexplained, not the size-0 finding the gap claims; a
-    case whose output is right keeps the claimed size-0 finding."""
+    the output's miss, unexplained (here with a table that lacks its row,
+    apr-g-gcvt-spelling), not the size-0 finding the gap claims; a case whose
+    output is right keeps the claimed size-0 finding. With the shipped table
+    that row explains the miss, and the result is the size-0 finding again."""
     if "apr" not in _list_targets(scn_conform):
         pytest.fail("matrix target apr is not built (libapr1-dev: bash ci/setup.sh)", pytrace=False)
     tsv = tmp_path / "g.tsv"
     tsv.write_text('float.g\t"%g" double:0x1p-3\t"0.125"\t-\tstd\tC17 7.21.6.1p8 (g: style f)\n'
                    'float.g\t"%g" double:0x1p+3\t"8"\t-\tstd\tC17 7.21.6.1p8 (g: style f)\n')
+    shipped = (pathlib.Path(__file__).resolve().parent.parent / "oracles" / "known_bugs.tsv").read_text(encoding="latin-1")
+    lacking = tmp_path / "known_bugs.tsv"
+    lacking.write_text("".join(ln for ln in shipped.splitlines(True) if not ln.startswith("apr-g-gcvt-spelling\t")),
+                       encoding="latin-1")
     p = subprocess.run([str(scn_conform), "--target", "apr", str(tsv)], capture_output=True, text=True, timeout=120)
+    row = json.loads(p.stdout.splitlines()[0])  # the miss explained: the result stays the size-0 finding
+    assert (row["oracle"], row.get("rule_kind"), "after_oracle" in row) == ("scn.size0-ret0", "known-gap", False), row
+    p = subprocess.run([str(scn_conform), "--target", "apr", str(tsv)], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "SCN_KNOWN_BUGS": str(lacking)})
     hidden, claimed = [json.loads(l) for l in p.stdout.splitlines()[:2]]
     assert hidden["status"] == "fail" and hidden["oracle"] == "expect.output", hidden
     assert hidden["actual"] == '".125"' and "rule_kind" not in hidden, hidden

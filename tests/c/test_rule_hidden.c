@@ -1,0 +1,121 @@
+/* Tests of the rows for the output bugs scn-conform's hidden_miss showed
+ * behind a size-0 rule (apr, stb, linux-tools) and of their terms
+ * (oracles/rule_terms.c: arg=fzero, flag0before, exponly, samenumber; the
+ * digits of digitsonly): each row claims its bug, alone, and not a
+ * neighbouring wrong output of the same case shape (a digit, a sign, a
+ * width or another flag besides). */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "check_rule.h"
+#include "scn/ref_printf.h"
+
+/* A row, a case (its first specification the culprit), what the reference
+ * printed and what the row's target printed, and whether the row claims it. */
+static const struct claim {
+    const char *row, *text, *ref, *out;
+    int claimed;
+    const char *what;
+} claim_table[] = {
+    /* apr: -0's sign dropped, and nothing else */
+    { "apr-negative-zero-unsigned", "\"%f\" double:-0x0p+0", "-0.000000", "0.000000", 1, "-0's sign dropped" },
+    { "apr-negative-zero-unsigned", "\"%f\" double:-0x0p+0", "-0.000000", "0.00000", 0, "a digit dropped besides" },
+    { "apr-negative-zero-unsigned", "\"%f\" double:-0x1.8p+0", "-1.500000", "1.500000", 0, "a nonzero value's sign" },
+    { "apr-negative-zero-unsigned", "\"%f\" double:0x0p+0", "0.000000", "-0.000000", 0, "+0 given a sign" },
+    { "apr-negative-zero-unsigned", "\"%g\" double:-0x0p+0", "-0", "0", 1, "%%g of -0" },
+    /* apr: %e of 0 with the exponent -01 */
+    { "apr-e-zero-exponent", "\"%e\" double:0x0p+0", "0.000000e+00", "0.000000e-01", 1, "the exponent of 0" },
+    { "apr-e-zero-exponent", "\"%.2E\" double:0x0p+0", "0.00E+00", "0.00E-01", 1, "%%.2E of 0" },
+    { "apr-e-zero-exponent", "\"%e\" double:0x0p+0", "0.000000e+00", "0.00000e-01", 0, "a digit fewer besides" },
+    { "apr-e-zero-exponent", "\"%e\" double:0x0p+0", "0.000000e+00", "1.000000e+00", 0, "the mantissa" },
+    { "apr-e-zero-exponent", "\"%e\" double:0x0p+0", "0.000000e+00", "0.000000e-1", 0, "one exponent digit" },
+    { "apr-e-zero-exponent", "\"%e\" double:0x1p+0", "1.000000e+00", "1.000000e-01", 0, "not a zero" },
+    { "apr-e-zero-exponent", "\"%14e\" double:0x0p+0", "  0.000000e+00", "  0.000000e-01", 1, "%%14e, the exponent alone" },
+    { "apr-e-zero-exponent", "\"%14e\" double:0x0p+0", "  0.000000e+00", "0.000000e-01", 0, "%%14e, the width dropped besides" },
+    { "apr-e-zero-exponent", "\"%-14e\" double:0x0p+0", "0.000000e+00  ", "0.000000e-01 ", 0, "%%-14e, the padding short besides" },
+    /* apr: %g spelled by apr_gcvt: the same number, and only that */
+    { "apr-g-gcvt-spelling", "\"%g\" double:0x1p-3", "0.125", ".125", 1, "no 0 before the point" },
+    { "apr-g-gcvt-spelling", "\"%.1g\" double:0x1.139p+14", "2e+04", "20000", 1, "style f for e" },
+    { "apr-g-gcvt-spelling", "\"%G\" double:0x1.b7cep-34", "1E-10", "1.E-10", 1, "a lone point" },
+    { "apr-g-gcvt-spelling", "\"%g\" double:0x1p-17", "7.62939e-06", "7.62939e-6", 1, "one exponent digit" },
+    { "apr-g-gcvt-spelling", "\"%#g\" double:0x1p+0", "1.00000", "1.", 1, "the zeros of # dropped" },
+    { "apr-g-gcvt-spelling", "\"%8g\" double:-0x1p-1", "    -0.5", "     -.5", 1, "%%8g, in its field" },
+    { "apr-g-gcvt-spelling", "\"%g\" double:0x1p-3", "0.125", ".126", 0, "a digit besides" },
+    { "apr-g-gcvt-spelling", "\"%g\" double:0x1p-3", "0.125", "-.125", 0, "a sign besides" },
+    { "apr-g-gcvt-spelling", "\"%8g\" double:0x1p-3", "   0.125", ".125", 0, "%%8g, the width dropped besides" },
+    { "apr-g-gcvt-spelling", "\"%-8g\" double:0x1p-3", "0.125   ", "   .125", 0, "%%-8g, padded on the wrong side" },
+    { "apr-g-gcvt-spelling", "\"%.1g\" double:0x1.139p+14", "2e+04", "30000", 0, "another number" },
+    { "apr-g-gcvt-spelling", "\"%g\" double:inf", "inf", "Inf", 0, "no number" },
+    { "apr-g-gcvt-spelling", "\"%e\" double:0x1p-3", "1.250000e-01", ".125", 0, "not %%g" },
+    /* apr: the digits alone (digitsonly), not a spelling */
+    { "apr-float-digits", "\"%.17f\" double:0x1.5555555555555p-1", "0.66666666666666663", "0.66666666666666661", 1, "digits past 16" },
+    { "apr-float-digits", "\"%.0f\" double:0x1.4p+1", "2", "3", 1, "a tie rounded up" },
+    { "apr-float-digits", "\"%.0f\" double:0x1.4p+1", "2", "4", 0, "not the value" },
+    { "apr-float-digits", "\"%g\" double:0x1p-3", "0.125", ".125", 0, "no 0 before the point: a spelling" },
+    { "apr-float-digits", "\"%G\" double:0x1.b7cep-34", "1E-10", "1.E-10", 0, "a lone point: a spelling" },
+    { "apr-float-digits", "\"%g\" double:0x1p-17", "7.62939e-06", "7.62939e-6", 0, "one exponent digit" },
+    { "apr-float-digits", "\"%#.0e\" double:0x1.4p+1", "2.e+00", "3.e+00", 1, "# keeps its point" },
+    /* stb: a precision beside the 0 flag of %b */
+    { "stb-zero-with-prec-b", "\"%02.1b\" uint:0", " 0", "00", 1, "%%02.1b" },
+    { "stb-zero-with-prec-b", "\"%03.1B\" uint:0", "  0", "000", 1, "%%03.1B" },
+    { "stb-zero-with-prec-b", "\"%02b\" uint:0", "00", " 0", 0, "no precision" },
+    { "stb-zero-with-prec-b", "\"%02.1d\" int:0", " 0", "00", 0, "not %%b (matrix-zero-with-prec's)" },
+    /* stb: precisions over 512 of the conversions whose zeros go to num[] */
+    { "stb-radix-prec-overflow", "\"%.1100x\" uint:1", "0001", "00\x02", 1, "%%.1100x" },
+    { "stb-radix-prec-overflow", "\"%.513o\" uint:1", "0001", "00\x02", 1, "%%.513o" },
+    { "stb-radix-prec-overflow", "\"%.512x\" uint:1", "0001", "00\x02", 0, "a precision num[] holds" },
+    { "stb-radix-prec-overflow", "\"%.1100d\" int:1", "0001", "00\x02", 0, "%%d: its zeros are not in num[]" },
+    /* stb: the 0 flag ends the flags */
+    { "stb-zero-flag-ends-flags", "\"%0-10d\" int:0", "0         ", "-10d", 1, "%%0-10d" },
+    { "stb-zero-flag-ends-flags", "\"%+-0 x\" uint:0", "0", " x", 1, "%%+-0 x" },
+    { "stb-zero-flag-ends-flags", "\"%0#x\" uint:0", "0", "#x", 1, "%%0#x" },
+    { "stb-zero-flag-ends-flags", "\"%1$0-5d\" int:5", "5    ", "-5d", 1, "after an n$ position" },
+    { "stb-zero-flag-ends-flags", "\"%-010d\" int:0", "0         ", "0000000000", 0, "the 0 after the -" },
+    { "stb-zero-flag-ends-flags", "\"%05d\" int:5", "00005", "5", 0, "the 0 alone" },
+    { "stb-zero-flag-ends-flags", "\"%#0x\" uint:1", "0x1", "1", 0, "the 0 last" },
+    { "stb-zero-flag-ends-flags", "\"%0.0d\" int:0", "", "0", 0, "a precision after the 0 is no flag" },
+    /* linux-tools: glibc's %#g carry, through vsnprintf */
+    { "linux-tools-g-alt-carry", "\"%#g\" double:0x1.e847fp+19", "1.00000e+06", "1.e+06", 1, "the zeros dropped" },
+    { "linux-tools-g-alt-carry", "\"%#g\" double:0x1.e847fp+19", "1.00000e+06", "1.0e+06", 0, "some zeros dropped" },
+    { "linux-tools-g-alt-carry", "\"%#g\" double:0x1.e847fp+19", "1.00000e+06", "1.e+07", 0, "the exponent besides" },
+    { "linux-tools-g-alt-carry", "\"%g\" double:0x1.e847fp+19", "1e+06", "1.e+06", 0, "without #" },
+};
+
+static void test_rows(void)
+{
+    for (size_t i = 0; i < sizeof claim_table / sizeof claim_table[0]; i++) {
+        const struct claim *t = &claim_table[i];
+        const struct scn_rule *r = row(t->row);
+        CHECK(claims(r, t->text, 0, r->targets, t->ref, t->out) == t->claimed, "%s, %s: %s (%s)", t->row, t->text,
+              t->what, t->claimed ? "not claimed" : "claimed");
+    }
+}
+
+/* stb: digitsonly reads a long output's number whole (%.1300e: 18 digits, then zeros) */
+static void test_stb_long_digits(void)
+{
+    const struct scn_rule *r = row("stb-float-digits");
+    static char ref[1400], out[1400];
+    double v = 0x1.555556p-2;
+    int n = ref_snprintf(ref, sizeof ref, "%.1300e", v);
+    CHECK(n == 1306, "ref %%.1300e: %d bytes", n);
+    /* stb: 3.33333343267440795 then zeros (its 17 significant digits and a rounding digit) */
+    snprintf(out, sizeof out, "%s", ref);
+    memset(out + 20, '0', 1300 - 18);
+    memcpy(out, "3.333333432674407950", 20);
+    CHECK(claims(r, "\"%.1300e\" double:0x1.555556p-2", 0, "stb", ref, out), "%%.1300e, faithful digits");
+    out[5] = '4'; /* 3.333343...: not the value */
+    CHECK(!claims(r, "\"%.1300e\" double:0x1.555556p-2", 0, "stb", ref, out), "%%.1300e, a wrong digit");
+}
+
+int main(void)
+{
+    unsetenv("SCN_KNOWN_BUGS"); /* the shipped table */
+    unsetenv("SCN_ALLOWANCES");
+    test_rows();
+    test_stb_long_digits();
+    return check_summary("test_rule_hidden");
+}
