@@ -459,7 +459,7 @@ def test_target_linux_tools_refused_with_its_upstream_bug_reduced(tmp_path):
     _built("linux-tools")
     # two categories: the size-0 return is met on every case (the whole corpus through a
     # matrix target's recipe is the matrix's certification, test_matrix_cmd.py)
-    p, cert = certify(tmp_path / "o", "--target", "linux-tools", "--time", "3", "--categories", "int.d,str")
+    p, cert = certify(tmp_path / "o", "--target", "linux-tools", "--time", "3", "--categories", "int.d,str,float.g")
     assert p.returncode == 1, p.stderr[-2000:]
     assert cert["verdict"] == "not certified" and cert["kind"] == "vscnprintf" and cert["dialect"] == "iso"
     assert cert["function"] == "scn_target_linux_tools.vscnprintf"
@@ -467,6 +467,17 @@ def test_target_linux_tools_refused_with_its_upstream_bug_reduced(tmp_path):
     assert any(s["path"].endswith("tools/lib/vsprintf.c") for s in cert["sources"])
     size0 = [r for r in cert["reasons"] if "scn.size0-ret0" in r]
     assert size0 and 'reduced: "")' in size0[0], cert["reasons"]
+    # every case fails at size 0 first: the %#g output bug behind it (glibc's, through
+    # vsnprintf) is named too, as the conformance phase's result with the first finding beside it
+    results = [json.loads(x) for x in (tmp_path / "o" / "conform.jsonl").read_text().splitlines()]
+    g = [r for r in results if r.get("case") == '"%#g" double:0x1.e847fp+19']
+    assert len(g) == 1 and g[0]["oracle"] == "expect.output" and g[0]["actual"] == '"1.e+06"', g
+    assert g[0]["after_oracle"] == "scn.size0-ret0" and "linux-tools-scn-size0" in g[0]["after_signature"], g
+    besides = [r for r in cert["reasons"] if r.startswith("besides scn.size0-ret0")]
+    assert any('"%#g" double:0x1.e847fp+19 gives "1.e+06", expected "1.00000e+06"' in r for r in besides), \
+        cert["reasons"]
+    # the cases whose output is right keep their first finding, with nothing beside it
+    assert sum(1 for r in results if r.get("oracle") == "scn.size0-ret0" and not r.get("after_oracle")) > 1000
 
 
 def test_target_apr_refused_with_its_documented_size0_return(tmp_path):

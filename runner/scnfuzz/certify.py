@@ -779,6 +779,16 @@ def certify(args):
                        + f" (first: {ex.get('case')} -> oracle {ex.get('oracle')}"
                        + (f"; reduced: {ex['finding']['case']}" if isinstance(ex.get("finding"), dict)
                           and ex["finding"].get("case") != ex.get("case") else "") + ")")
+    # an output that misses its expectation behind an explained first finding (the results'
+    # after_oracle: scn-conform's and the conformance phase's hidden_miss): the category's first
+    # case names only that finding, so each such root cause once, with its case
+    for sig, grp in _group([("conform", r) for r in fails if r.get("after_oracle")]).items():
+        r = grp[0][1]
+        more = f"; {len(grp)} cases" if len(grp) > 1 else ""
+        f = r.get("finding") if isinstance(r.get("finding"), dict) else {}
+        reduced = f"; reduced: {f['case']}" if f.get("case") and f["case"] != r.get("case") else ""
+        reasons.append(f"besides {r['after_oracle']}, the output misses the expectation ({r.get('oracle')}): "
+                       f"{r.get('case')} gives {r.get('actual')}, expected {r.get('expected')}{reduced}{more}")
     for o in trunc_fired:
         ex = next(r for _, r in found if r.get("oracle") == o)
         reasons.append(f"oracle {o} fired (e.g. {case_named(ex)}: {ex.get('detail', '')})")
