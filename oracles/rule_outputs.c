@@ -96,6 +96,7 @@ static int hex_digits_are(const struct hex_form *h, long double v, int exact, in
     int ok = !exact || r == 0;
     /* r: what is past the cut, in units of the last digit */
     int up = round == SCN_ROUND_NEAREST ? r > 0.5L || (r == 0.5L && (n ? digit[n - 1] : lead) % 2)
+           : round == SCN_HEX_TIES_AWAY ? r >= 0.5L
            : round == SCN_ROUND_UPWARD ? !neg && r > 0 : round == SCN_ROUND_DOWNWARD ? neg && r > 0 : 0;
     if (!exact && up) {
         size_t i = n;
@@ -516,13 +517,14 @@ static int ref_call_with(void *opt, char *buf, size_t size, const char *fmt, va_
     return ref_vsnprintf_ex(buf, size, opt, fmt, ap);
 }
 
+static const enum ref_rounding as_ref[SCN_ROUND__COUNT] = {
+    [SCN_ROUND_NEAREST] = REF_ROUND_NEAREST, [SCN_ROUND_UPWARD] = REF_ROUND_UPWARD,
+    [SCN_ROUND_DOWNWARD] = REF_ROUND_DOWNWARD, [SCN_ROUND_TOWARDZERO] = REF_ROUND_TOWARD_ZERO,
+};
+
 int scn_out_is_ref_under(const struct scn_case *c, enum scn_dialect d, enum scn_round r, int ret,
                          const unsigned char *out, size_t len)
 {
-    static const enum ref_rounding as_ref[SCN_ROUND__COUNT] = {
-        [SCN_ROUND_NEAREST] = REF_ROUND_NEAREST, [SCN_ROUND_UPWARD] = REF_ROUND_UPWARD,
-        [SCN_ROUND_DOWNWARD] = REF_ROUND_DOWNWARD, [SCN_ROUND_TOWARDZERO] = REF_ROUND_TOWARD_ZERO,
-    };
     static struct scn_case work;
     static unsigned char *buf;
     static size_t cap;
@@ -539,4 +541,57 @@ int scn_out_is_ref_under(const struct scn_case *c, enum scn_dialect d, enum scn_
                                as_ref[r] };
     int got = scn_case_call_ctx(ref_call_with, &opt, &work, (char *)buf, len + 1);
     return got == ret && !memcmp(buf, out, len);
+}
+
+/* gstyleswap: the reference engine in the direction r, on one floating value */
+static int ref_value_under(enum scn_round r, char *buf, size_t cap, const char *fmt, const struct scn_arg *val,
+                           long prec)
+{
+    struct ref_options opt = { REF_DIALECT_ISO, REF_ENCODING_C, as_ref[r] };
+    return val->type == SCN_ARG_LDOUBLE ? ref_snprintf_ex(buf, cap, &opt, fmt, (int)prec, val->v.ld)
+                                        : ref_snprintf_ex(buf, cap, &opt, fmt, (int)prec, val->v.d);
+}
+
+int scn_out_g_style_e(const struct scn_arg *val, char conv, unsigned flags, long w, long prec, enum scn_round r,
+                      int more, int ret, const unsigned char *out, size_t len)
+{
+    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE) || (conv | 32) != 'g' ||
+        (unsigned)r >= SCN_ROUND__COUNT || ret < 0 || (size_t)ret != len)
+        return 0;
+    long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    long p = prec < 0 ? 6 : prec == 0 ? 1 : prec;
+    if (p > 4000) return 0;
+    const char *ld = val->type == SCN_ARG_LDOUBLE ? "L" : "";
+    char fmt[24], core[4200];
+    /* X, the exponent of the value rounded to P digits in the direction (p8 (g)) */
+    snprintf(fmt, sizeof fmt, "%%.*%se", ld);
+    int n = ref_value_under(r, core, sizeof core, fmt, val, p - 1);
+    const char *e = n > 0 ? strrchr(core, 'e') : NULL;
+    if (!e) return 0;
+    long x = strtol(e + 1, NULL, 10);
+    if (!more && (x < -4 || x >= p)) return 0; /* style e is C's: no other style to take */
+    /* style e with precision P - 1, its sign flags and # */
+    snprintf(fmt, sizeof fmt, "%%%s%s%s.*%s%c", flags & SCN_FL_PLUS ? "+" : "", flags & SCN_FL_SPACE ? " " : "",
+             flags & SCN_FL_HASH ? "#" : "", ld, conv == 'G' ? 'E' : 'e');
+    n = ref_value_under(r, core, sizeof core, fmt, val, p - 1 + (more != 0));
+    if (n <= 0 || (size_t)n >= sizeof core) return 0;
+    if (!(flags & SCN_FL_HASH)) { /* the zeros after the point removed, and a point left alone */
+        char *ex = strpbrk(core, "eE"), *z = ex;
+        if (!ex || !strchr(core, '.')) goto laid;
+        while (z[-1] == '0') z--;
+        if (z[-1] == '.') z--;
+        memmove(z, ex, strlen(ex) + 1);
+    }
+laid:;
+    size_t c = strlen(core), field = w > 0 && (size_t)w > c ? (size_t)w : c;
+    if (len != field || field >= sizeof core) return 0;
+    if (flags & SCN_FL_MINUS) /* spaces after, zeros after the sign, or spaces before */
+        return !memcmp(out, core, c) && strspn((const char *)out + c, " ") >= len - c;
+    size_t s = (flags & SCN_FL_ZERO) && strchr("+- ", core[0]) ? 1 : 0;
+    char padc = (flags & SCN_FL_ZERO) ? '0' : ' ';
+    if (padc == ' ') s = 0;
+    for (size_t i = 0; i < len - c; i++)
+        if (out[s + i] != (unsigned char)padc) return 0;
+    return !memcmp(out, core, s) && !memcmp(out + s + (len - c), core + s, c - s);
 }

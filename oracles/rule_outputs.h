@@ -28,8 +28,12 @@ struct scn_hex_want {
     long prec;  /* -1: none */
     long w;
     unsigned flags;
-    unsigned char round; /* enum scn_round: the case's rounding direction, which a precision's cut rounds in */
+    unsigned char round; /* enum scn_round: the case's rounding direction, which a precision's cut rounds in;
+                            or SCN_HEX_TIES_AWAY */
 };
+/* want.round: to nearest, a tie away from zero (hextieaway: trio's %.0a of
+ * 2.5, 0x2.8p+0, as "0x3p+0") */
+#define SCN_HEX_TIES_AWAY SCN_ROUND__COUNT
 int scn_out_hex_ok(const unsigned char *out, size_t len, const struct scn_hex_want *want);
 
 /* nullform: what a NULL %s prints (undefined, C17 7.1.4p1) is its own
@@ -96,6 +100,21 @@ int scn_out_exponent_only(const unsigned char *oa, size_t la, const unsigned cha
  * sign or a width wrong besides is not this. */
 int scn_out_same_number(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, long w,
                         unsigned flags);
+
+/* gstyleswap: a %g/%G conversion of val (flags, width w, precision prec, -1
+ * none) that C writes in style f (p8 (g): P > X >= -4, X the exponent of
+ * the value rounded to P digits in the direction r), and out (ret, len
+ * bytes) is its style e writing instead: the reference's %.{P-1}e in r, the
+ * zeros after the point (and a point left alone) removed without #, in the
+ * same field (spaces after it with '-', zeros after the sign with 0, else
+ * spaces before it). Trio's style comes from the value before its rounding
+ * ("1e-04" for "%.1g" of 0.0000992) or from a rounding to nearest ("9.99999e+05"
+ * for "%g" of 999999.94 downward). more: P digits after the point instead
+ * of P - 1, whatever style C writes (scaledbelowone: trio lays out a
+ * mantissa it scaled to 0.99... as if it were in [1, 10): with # "%g" of
+ * 1e20 is "1.000000e+20"). */
+int scn_out_g_style_e(const struct scn_arg *val, char conv, unsigned flags, long w, long prec, enum scn_round r,
+                      int more, int ret, const unsigned char *out, size_t len);
 
 /* asround: out (ret, len bytes) is what the reference engine prints for c
  * called under direction r instead of c's own (c: the culprit's sub-case,

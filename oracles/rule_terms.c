@@ -204,6 +204,61 @@ EXACT(t_hexvalue)
     if (k->ret_a < 0 || k->ret_b < 0 || hex_want_of(x, &want)) return 0;
     return scn_out_hex_ok(k->oa, k->la, &want) && scn_out_hex_ok(k->ob, k->lb, &want);
 }
+/* the output of the target the rule blames (the first one it blames): its
+ * return value, its bytes and their length; 0 when neither is blamed */
+static int blamed_output(const struct scn_term_ctx *x, int *ret, const unsigned char **out, size_t *len)
+{
+    const struct scn_culprit *k = x->k;
+    if (!(x->wrong & 3)) return 0;
+    int a = x->wrong & 1;
+    *ret = a ? k->ret_a : k->ret_b, *out = a ? k->oa : k->ob, *len = a ? k->la : k->lb;
+    return *out != NULL;
+}
+/* hextieaway, scaledbelowone: the blamed output is the argument written as
+ * want, changed by the caller, says (hexvalue's check, scn_out_hex_ok) */
+static int hex_blamed(const struct scn_term_ctx *x, struct scn_hex_want *want, const unsigned char **out,
+                      size_t *len)
+{
+    int ret;
+    return OUTS && !hex_want_of(x, want) && blamed_output(x, &ret, out, len) && ret >= 0 && (size_t)ret == *len;
+}
+EXACT(t_hextieaway)
+{
+    UNUSED;
+    struct scn_hex_want want;
+    const unsigned char *out;
+    size_t len;
+    if (!x->c || x->c->round != SCN_ROUND_NEAREST || !hex_blamed(x, &want, &out, &len)) return 0;
+    struct scn_hex_want even = want;
+    want.round = SCN_HEX_TIES_AWAY;
+    /* a tie: away and to even differ, and the blamed output is away's */
+    return scn_out_hex_ok(out, len, &want) && !scn_out_hex_ok(out, len, &even);
+}
+/* the %g/%G culprit's blamed output is the reference's style e writing
+ * (rule_outputs.h, scn_out_g_style_e; more: P digits after the point) */
+static int g_style_e(const struct scn_term_ctx *x, int more)
+{
+    int ret;
+    const unsigned char *out;
+    size_t len;
+    unsigned fl = 0;
+    long prec = -1, w = SPEC ? scn_form_field_width(x->c, x->s, &fl) : 0;
+    return SPEC && OUTS && !scn_form_arg_prec(x->c, x->s, &prec) && blamed_output(x, &ret, &out, &len) &&
+           scn_out_g_style_e(x->val, x->s->conv, fl, w, prec, (enum scn_round)x->c->round, more, ret, out, len);
+}
+EXACT(t_scaledbelowone)
+{
+    UNUSED;
+    if (SPEC && (x->s->conv | 32) == 'g') return (x->s->flags & SCN_FL_HASH) && g_style_e(x, 1);
+    struct scn_hex_want want;
+    const unsigned char *out;
+    size_t len;
+    if (!hex_blamed(x, &want, &out, &len) || want.v == 0 || !want.normal) return 0;
+    if (scn_out_hex_ok(out, len, &want)) return 0; /* a nonzero digit there: right */
+    want.normal = 0; /* the digit before the point left free, as a subnormal's */
+    return scn_out_hex_ok(out, len, &want);
+}
+EXACT(t_gstyleswap) { UNUSED; return g_style_e(x, 0); }
 EXACT(t_digitsonly)
 {
     UNUSED;

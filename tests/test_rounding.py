@@ -123,11 +123,11 @@ def test_targets_honour_the_direction(scn_conform, tmp_path, target):
 # targets that round to nearest whatever the direction, each failure a row of known_bugs.tsv
 # (round=directed), none left unexplained; pgport mirrors negative values
 IGNORING = ["sqlite", "pgport", "trio", "picolibc", "newlib", "uclibc"]
-# Real bugs the narrowed rows no longer hide and no row claims yet (no term says "the other
-# %g style"): trio's %g writes the digits rounded in the direction but chooses the style from
-# the to-nearest rounding: 999999.5 downward is "9.99999e+05", not "999999". Any other
-# unexplained failure fails the test.
-UNCLAIMED = {"trio": {'"%g" double:0x1.e847fp+19 round=downward', '"%g" double:0x1.e847fp+19 round=towardzero'}}
+# Real bugs the narrowed rows no longer hide and no row claims yet; any other unexplained
+# failure fails the test. (trio's %g of 999999.94 under downward and toward zero, "9.99999e+05"
+# where "999999" is due: its style chosen from the rounding to nearest, is trio-g-style-unrounded's
+# since session 10.)
+UNCLAIMED = {}
 
 
 @pytest.mark.parametrize("target", IGNORING)

@@ -1,7 +1,8 @@
 /* Tests of the rows for the output bugs scn-conform's hidden_miss showed
- * behind a size-0 rule (apr, stb, linux-tools) and of their terms
- * (oracles/rule_terms.c: arg=fzero, flag0before, exponly, samenumber; the
- * digits of digitsonly): each row claims its bug, alone, and not a
+ * behind a size-0 rule (apr, stb, linux-tools), of trio's %g style and %a
+ * digits, and of their terms (oracles/rule_terms.c: arg=fzero, flag0before,
+ * exponly, samenumber, gstyleswap, hextieaway, scaledbelowone; the digits of
+ * digitsonly): each row claims its bug, alone, and not a
  * neighbouring wrong output of the same case shape (a digit, a sign, a
  * width or another flag besides). */
 #define _GNU_SOURCE
@@ -82,6 +83,35 @@ static const struct claim {
     { "linux-tools-g-alt-carry", "\"%#g\" double:0x1.e847fp+19", "1.00000e+06", "1.0e+06", 0, "some zeros dropped" },
     { "linux-tools-g-alt-carry", "\"%#g\" double:0x1.e847fp+19", "1.00000e+06", "1.e+07", 0, "the exponent besides" },
     { "linux-tools-g-alt-carry", "\"%g\" double:0x1.e847fp+19", "1e+06", "1.e+06", 0, "without #" },
+    /* trio: %g's style from the value before rounding, or from a rounding to nearest */
+    { "trio-g-style-unrounded", "\"%.1g\" double:0x1.ap-14", "0.0001", "1e-04", 1, "0.0000992 in style e" },
+    { "trio-g-style-unrounded", "\"%g\" double:0x1.e847fp+19 round=downward", "999999", "9.99999e+05", 1, "999999.94 downward in style e" },
+    { "trio-g-style-unrounded", "\"%10.1g\" double:0x1.ap-14", "    0.0001", "     1e-04", 1, "in its field" },
+    { "trio-g-style-unrounded", "\"%-10.1g\" double:0x1.ap-14", "0.0001    ", "1e-04     ", 1, "left in its field" },
+    { "trio-g-style-unrounded", "\"%#.1g\" double:0x1.ap-14", "0.0001", "1.e-04", 1, "# keeps the point" },
+    { "trio-g-style-unrounded", "\"%#.1g\" double:0x1.ap-14", "0.0001", "1e-04", 0, "# without its point" },
+    { "trio-g-style-unrounded", "\"%.1g\" double:0x1.ap-14", "0.0001", "2e-04", 0, "a digit besides" },
+    { "trio-g-style-unrounded", "\"%10.1g\" double:0x1.ap-14", "    0.0001", "1e-04", 0, "the width dropped besides" },
+    { "trio-g-style-unrounded", "\"%g\" double:0x1.e847fp+19 round=downward", "999999", "9.999990e+05", 0, "a zero kept besides" },
+    { "trio-g-style-unrounded", "\"%g\" double:0x1.e847fp+19 round=downward", "999999", "1e+06", 0, "the digits to nearest: not the direction's" },
+    { "trio-g-style-unrounded", "\"%.1g\" double:0x1.139p+14", "2e+04", "20000", 0, "style f for e: the other way" },
+    /* trio: %a's tie away from zero */
+    { "trio-a-tie-away", "\"%.0a\" double:0x1.4p+1", "0x1p+1", "0x3p+0", 1, "2.5 = 0x2.8p+0 to 0x3p+0" },
+    { "trio-a-tie-away", "\"%.1a\" double:0x1.08p+0", "0x1.0p+0", "0x1.1p+0", 1, "0x1.08 to 0x1.1" },
+    { "trio-a-tie-away", "\"%.0a\" double:0x1.4p+1", "0x1p+1", "0x2p+0", 0, "the tie to even: right" },
+    { "trio-a-tie-away", "\"%.0a\" double:0x1.6p+1", "0x1p+1", "0x3p+0", 0, "no tie (0x2.cp+0): right" },
+    { "trio-a-tie-away", "\"%.0a\" double:0x1.4p+1", "0x1p+1", " 0x3p+0", 0, "a space besides" },
+    { "trio-a-tie-away", "\"%.0a\" double:0x1.4p+1 round=upward", "0x2p+0", "0x3p+0", 0, "not to nearest" },
+    { "trio-a-tie-away", "\"%.0a\" double:0x1.4p+1", "0x1p+1", "0x3p+1", 0, "the exponent besides" },
+    /* trio: a mantissa scaled below 1 laid out as if in [1, base) */
+    { "trio-scaled-below-one", "\"%a\" double:0x1.fffffffffffffp+1023", "0x1.fffffffffffffp+1023", "0x0.fffffffffffff8p+1024", 1, "DBL_MAX with 0 before the point" },
+    { "trio-scaled-below-one", "\"%a\" double:0x1.fffffffffffffp+3", "0x1.fffffffffffffp+3", "0x0.fffffffffffff8p+4", 1, "below 16" },
+    { "trio-scaled-below-one", "\"%a\" double:0x1.fffffffffffffp+3", "0x1.fffffffffffffp+3", "0x0.fffffffffffff0p+4", 0, "a digit besides" },
+    { "trio-scaled-below-one", "\"%a\" double:0x1.8p+0", "0x1.8p+0", "0x3p-1", 0, "another nonzero digit: right" },
+    { "trio-scaled-below-one", "\"%#g\" double:0x1.5af1d78b58c4p+66", "1.00000e+20", "1.000000e+20", 1, "%#g of 1e20, a digit more" },
+    { "trio-scaled-below-one", "\"%#g\" double:0x1.a36e2eb1c432cp-14", "0.000100000", "1.000000e-04", 1, "%#g of 0.0001-, style e and a digit more" },
+    { "trio-scaled-below-one", "\"%g\" double:0x1.5af1d78b58c4p+66", "1e+20", "1.000000e+20", 0, "without #" },
+    { "trio-scaled-below-one", "\"%#g\" double:0x1.5af1d78b58c4p+66", "1.00000e+20", "1.0000000e+20", 0, "two digits more" },
 };
 
 static void test_rows(void)
