@@ -46,7 +46,7 @@ run() {
     /usr/bin/time -f "%U %S %e" -o "$WORK/$name.time" \
         "$here/scnfuzz" scan --jobs 2 --out "$WORK/run-$name" "$@" > "$WORK/$name.out" 2>&1 || rc=$?
     [ "$rc" -le 1 ] || { echo "FAIL scan $name (exit $rc): $(tail -n1 "$WORK/$name.out")" >&2; exit 1; }
-    head -n1 "$WORK/$name.out"
+    grep "^scan: [0-9]* files, " "$WORK/$name.out"
     files=$(sed -n 's/^scan: \([0-9]*\) files.*/\1/p' "$WORK/$name.out")
     # (the last line: time writes "Command exited with non-zero status 1" first when a misuse is found)
     tail -n1 "$WORK/$name.time" | awk -v n="$name" -v f="$files" '{ cpu = $1 + $2; printf "%s: %d files, %.1f CPU-s (%.1f user, %.1f system), %.1f s wall: %.1f files per CPU-second, %.1f files/s on 2 cores\n", n, f, cpu, $1, $2, $3, f / cpu, 2 * f / cpu }'

@@ -4,6 +4,7 @@ expected findings, call sites and profile; bad input is exit 2."""
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -529,3 +530,36 @@ def test_files_parsed_again_are_batched_together(tmp_path):
                    "after their batch, 0 alone" in p.stdout, p.stdout
     assert runs["8"] == runs["1"] and len(runs["8"]) == 17
     assert {c["file"].rsplit("/", 1)[1]: c["args"][0]["type"] for c in runs["8"]}["b_use.c"] == "int"
+
+
+def test_progress_on_a_terminal(tmp_path):
+    """On a terminal the scan redraws one line as the files are read: how many
+    of how many, the call sites so far (a tree of thousands of files takes
+    minutes); the summary then starts on a clean line."""
+    import pty
+    n = len(list(FIXTURES.glob("*.c")))
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: stdin, stdout and stderr on the terminal
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, str(ROOT / "scnfuzz"), "scan", "tests/scan", "--jobs", "1",
+                                  "--batch", "1", "--no-prelude", "--out", str(tmp_path / "run")])
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    _, status = os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(status) == 1, text[-2000:]  # the fixtures' misuse findings
+    lines = [x for x in text.replace("\r\x1b[K", "\n").splitlines() if x.startswith("scan: ")]
+    counts = [re.match(rf"scan: +[0-9.]+% ([0-9]+) of {n} files, ([0-9]+) printf-family calls, [0-9]+ files/s$", x)
+              for x in lines]
+    counts = [(int(m.group(1)), int(m.group(2))) for m in counts if m]
+    assert counts and all(1 <= k <= n for k, _ in counts), lines
+    assert [k for k, _ in counts] == sorted(k for k, _ in counts), lines  # it only goes forward
+    assert f"scan: {n} of {n} files read" in lines, lines
+    assert any(x.startswith(f"scan: {n} files, ") for x in lines), lines  # the summary after it

@@ -535,6 +535,7 @@ def _prelude_cache(arg):
 
 def main(args):
     from . import runs, scan_parse, scan_report, scan_walk
+    from .progress import Progress, slow_step
     if args.jobs < 1:
         raise UsageError("scan: --jobs must be at least 1")
     if not args.src and not args.compile_commands:
@@ -572,7 +573,8 @@ def main(args):
         if not args.no_prelude and len(fs) >= PRELUDE_MIN_FILES:
             where = os.path.join(tmp, f"g{n}")
             os.makedirs(where)
-            pch, outside, saved = prelude(fs, flags, where, cache)
+            with slow_step(f"the precompiled prelude of {len(fs)} files' shared headers", prefix="scan"):
+                pch, outside, saved = prelude(fs, flags, where, cache)
         info.append((list(flags), pch, saved, outside))
         # batches only over a prelude: without one, every member's headers are its own
         for b in batches(fs, args.batch if pch else 1, outside):
@@ -582,6 +584,14 @@ def main(args):
                 first.append((b, list(flags), pch, {f: saved[f] for f in b} if len(b) > 1 else None, True))
                 group_of.append(n)
     by_file, again = {}, set()
+    prog = Progress("scan")
+    read = collections.Counter()  # files with their final result, and their call sites
+
+    def count(r):
+        read["files"] += 1
+        read["calls"] += len(r.get("calls") or ())
+        prog.update(f"{read['files']:,} of {len(files):,} files, {read['calls']:,} printf-family calls, "
+                    f"{read['files'] / max(time.monotonic() - t0, 1e-3):.0f} files/s", read["files"] / len(files))
     ex = None if args.jobs == 1 else concurrent.futures.ProcessPoolExecutor(
         args.jobs, mp_context=multiprocessing.get_context("fork"))
     try:
@@ -590,6 +600,8 @@ def main(args):
                 if r.get("redo"):
                     later[n].append(p)
                     again.add(p)
+                else:
+                    count(r)
                 by_file[p] = r
         # the files to be parsed again, and those alone, batched together (those that again
         # cannot be read with the others of their batch are then parsed alone)
@@ -604,9 +616,11 @@ def main(args):
                     r["again"], r["second"] = not r.get("batched"), bool(r.get("batched"))
                     r["why"] = r.get("why") or by_file[p].get("why")  # alone now: why its first batch did not keep it
                 by_file[p] = r
+                count(r)
     finally:
         if ex:
             ex.shutdown()
+        prog.done(f"{read['files']:,} of {len(files):,} files read")
     results = [by_file[f] for f in files]
     seconds = time.monotonic() - t0
     shutil.rmtree(tmp, ignore_errors=True)  # the prelude and the kernel's stand-in headers
@@ -646,11 +660,12 @@ def _keep_freed_memory():
 
 
 def _run_batches(jobs, ex):
-    """scan_parse.scan_batch of each job, in order: in the process pool ex, or here."""
+    """scan_parse.scan_batch of each job, in order, as each comes (the progress
+    line counts them): in the process pool ex, or here."""
     from . import scan_parse
     if ex is None:
-        return [scan_parse.scan_batch(j) for j in jobs]
-    return list(ex.map(scan_parse.scan_batch, jobs, chunksize=1))
+        return map(scan_parse.scan_batch, jobs)
+    return ex.map(scan_parse.scan_batch, jobs, chunksize=1)
 
 
 def _summary(m, path, scan_report):
