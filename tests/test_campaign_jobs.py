@@ -23,6 +23,7 @@ import time
 
 import pytest
 
+from conftest import campaign_seconds
 from plugin_findings import REPO, SCNFUZZ, load_report, raw_findings, run_scnfuzz, scnfuzz_env, track
 
 from scnfuzz.runs import Run  # noqa: E402  (plugin_findings puts runner on sys.path)
@@ -105,9 +106,10 @@ def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
 def test_afl_main_and_secondary_one_sync_dir(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"
-    # 30 s: the main instance syncs the secondary's queue now and then, and a
-    # loaded machine (the other xdist worker) runs fewer cycles in the time
-    p = run_scnfuzz("fuzz", "--engine", "afl", "--jobs", "2", "--time", "30",
+    # AFL++'s main instance first syncs once it has fuzzed its first queue entry (3 s and
+    # 50,000 executions in, on an idle 2-core machine): 30 s, 15 in CI's short form, leave
+    # room for a loaded machine (the other xdist worker) running fewer executions a second
+    p = run_scnfuzz("fuzz", "--engine", "afl", "--jobs", "2", "--time", str(campaign_seconds(30, 15)),
                     "--corpus", corpus, "--out", run_dir, timeout=1500)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     rep = load_report(run_dir)
@@ -139,7 +141,8 @@ def test_afl_main_and_secondary_one_sync_dir(tmp_path):
 
 
 def _campaign(run_dir, corpus, *extra):
-    p = run_scnfuzz("fuzz", "--time", "4", "--corpus", corpus, "--out", run_dir, *extra,
+    # (a campaign's first seconds already keep units beyond the seeds: what resuming loads)
+    p = run_scnfuzz("fuzz", "--time", str(campaign_seconds(4, 2)), "--corpus", corpus, "--out", run_dir, *extra,
                     timeout=1200)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     return load_report(run_dir)["parts"][-1], p.stderr

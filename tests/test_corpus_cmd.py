@@ -17,6 +17,7 @@ import shutil
 
 import pytest
 
+from conftest import campaign_seconds
 from plugin_findings import REPO, run_scnfuzz
 
 FUZZER = "fuzz_iso_diff"
@@ -36,11 +37,12 @@ def _snapshot(d):
 
 @pytest.fixture(scope="module", name="campaign")
 def fixture_campaign(tmp_path_factory):
-    """A campaign corpus of a 4-s campaign (and the committed seeds as they were)."""
+    """A campaign corpus of a 4-s campaign, 2 s in CI's short form (and the committed
+    seeds as they were)."""
     before = _snapshot(SEEDS)
     t = tmp_path_factory.mktemp("campaign")
     corpus = t / FUZZER
-    p = run_scnfuzz("fuzz", "--time", "4", "--corpus", corpus, "--out",
+    p = run_scnfuzz("fuzz", "--time", str(campaign_seconds(4, 2)), "--corpus", corpus, "--out",
                     t / "20260101T000000Z-fuzz", timeout=1200)
     assert p.returncode in (0, 1), p.stderr[-2000:]
     assert len(_snapshot(corpus)) > len(before)

@@ -14,7 +14,7 @@ import subprocess
 import jsonschema
 import pytest
 
-from conftest import REPO, find_binary
+from conftest import REPO, campaign_seconds, find_binary
 from test_fuzzers import binary, fuzz_build  # noqa: F401  (the session fixture)
 
 SCHEMA = json.loads((REPO / "oracles" / "finding.schema.json").read_text())
@@ -114,8 +114,8 @@ def test_fuzzer_campaign_lines_are_records(tmp_path, fuzz_build):  # noqa: F811
 @pytest.mark.xdist_group("libc-executors")
 def test_executor_campaign_lines_are_records(tmp_path):
     out = tmp_path / "run"
-    p = subprocess.run([str(REPO / "scnfuzz"), "fuzz", "--libc-cc", "musl-gcc", "--time", "4", "--out", str(out)],
-                       capture_output=True, text=True, timeout=600)
+    p = subprocess.run([str(REPO / "scnfuzz"), "fuzz", "--libc-cc", "musl-gcc", "--time", str(campaign_seconds(4, 2)),
+                        "--out", str(out)], capture_output=True, text=True, timeout=600)
     assert p.returncode in (0, 1), p.stdout + p.stderr
     lines = (out / "findings.jsonl").read_text().splitlines()
     recs = [json.loads(l) for l in lines]

@@ -15,7 +15,7 @@ import subprocess
 
 import pytest
 
-from conftest import exclusive, short_form
+from conftest import campaign_seconds, exclusive, short_form
 
 REPO = pathlib.Path(__file__).resolve().parent.parent
 # the one list of fuzzers, fuzz/fuzzers.tsv
@@ -368,8 +368,9 @@ def test_afl_build_and_short_run(tmp_path):
     out = tmp_path / "afl-out"
     env = dict(os.environ, AFL_SKIP_CPUFREQ="1", AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1", AFL_NO_UI="1",
                AFL_NO_AFFINITY="1", SCN_FUZZ_CONTINUE="1", SCN_FINDINGS=str(tmp_path / "findings.jsonl"))
-    r = _run(["afl-fuzz", "-i", str(REPO / "corpus" / "fuzz" / "fuzz_iso_diff"), "-o", str(out), "-V", "10", "--",
-              str(bdir / "fuzz" / "fuzz_iso_diff")], env=env, timeout=120)
+    seconds = campaign_seconds(10, 4)  # (the 1,000 executions take well under a second)
+    r = _run(["afl-fuzz", "-i", str(REPO / "corpus" / "fuzz" / "fuzz_iso_diff"), "-o", str(out), "-V", str(seconds),
+              "--", str(bdir / "fuzz" / "fuzz_iso_diff")], env=env, timeout=120)
     assert r.returncode == 0, r.stdout[-3000:]
     stats = {}
     for line in (out / "default" / "fuzzer_stats").read_text().splitlines():
@@ -380,7 +381,7 @@ def test_afl_build_and_short_run(tmp_path):
     # the coverage fence (fuzz_core.c): the sampled per-size oracles and the localisation run with
     # AFL++'s map off, so every input's coverage is the same on each run
     assert stats["stability"] == "100.00%", stats
-    print(f"\nfuzz_iso_diff under AFL++: {execs} executions in 10 s, {stats.get('execs_per_sec')} exec/s, "
+    print(f"\nfuzz_iso_diff under AFL++: {execs} executions in {seconds} s, {stats.get('execs_per_sec')} exec/s, "
           f"stability {stats['stability']}")
 
 

@@ -1,7 +1,8 @@
-"""`scnfuzz matrix`: a small run (two implementations, 5-s campaigns) gives the
-implementations x promises table with exactly their rows and each one's
-certification verdict, each implementation's own run and certificate, and
-docs generation (--markdown, --from) that matches what the command printed.
+"""`scnfuzz matrix`: a small run (two implementations, 5-s campaigns, 2 s in CI's
+short form) gives the implementations x promises table with exactly their rows
+and each one's certification verdict, each implementation's own run and
+certificate, and docs generation (--markdown, --from) that matches what the
+command printed.
 A few minutes on the 2-core machine (the certification driver is built with
 ASan for each)."""
 import json
@@ -13,9 +14,10 @@ import sys
 
 import pytest
 
-from conftest import REPO, build_dir, find_binary
+from conftest import REPO, build_dir, campaign_seconds, find_binary
 
 TABLE = REPO / "oracles" / "known_bugs.tsv"
+CAMPAIGN_S = campaign_seconds(5, 2)  # each implementation's campaign, and the certification's alone
 
 
 def _matrix_targets():
@@ -60,8 +62,8 @@ def small_matrix(tmp_path_factory):
     only += [n for n in names if n not in only and n != "curl"][:2 - len(only)]
     tmp = tmp_path_factory.mktemp("matrix")
     out, doc = tmp / "run", tmp / "MATRIX.md"
-    r = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "matrix", "--only", ",".join(only), "--time", "5",
-                        "--jobs", "2", "--fresh", "--out", str(out), "--markdown", str(doc)],
+    r = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "matrix", "--only", ",".join(only),
+                        "--time", str(CAMPAIGN_S), "--jobs", "2", "--fresh", "--out", str(out), "--markdown", str(doc)],
                        capture_output=True, text=True, env=_env(), cwd=REPO, timeout=900)
     return only, out, doc, r
 
@@ -161,7 +163,7 @@ def test_certification_reads_the_matrix_runs_and_agrees_with_certify(small_matri
         assert "Read from the matrix's own runs" in (sub / "certify" / "certificate.md").read_text()
     name = "pgport" if "pgport" in only else only[0]
     alone = tmp_path / "alone"
-    r2 = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "certify", "--target", name, "--time", "5",
+    r2 = subprocess.run([sys.executable, str(REPO / "scnfuzz"), "certify", "--target", name, "--time", str(CAMPAIGN_S),
                          "--out", str(alone)], capture_output=True, text=True, env=_env(), cwd=REPO, timeout=600)
     assert r2.returncode in (0, 1), r2.stderr[-3000:]
     own = json.loads((alone / "certificate.json").read_text())

@@ -24,7 +24,7 @@ fixture fuzz_build of test_fuzzers.py, $SCN_FUZZ_BUILD_DIR):
 - a new root cause aborts with a glibc-assert line naming its signature,
   which ClusterFuzz's stack analyzer takes as the crash state: two planted
   bugs, two crash states;
-- each shipped fuzzer, run 30 s from its seeds as ClusterFuzz runs it (10 s
+- each shipped fuzzer, run 30 s from its seeds as ClusterFuzz runs it (2 s
   with SCN_TEST_CAMPAIGNS=short, CI's form) (SCN_FUZZ_CONTINUE unset), does not abort: the differences of glibc, musl
   and the kernel it meets are known bugs or allowances;
 - run_tests.sh (OSS-Fuzz's unit-test hook) builds and passes the C tests in
@@ -511,9 +511,9 @@ def test_new_root_cause_is_its_own_clusterfuzz_crash(fuzz_build, tmp_path):
     assert len(set(states.values())) == len(bugs), states
 
 
-# The fuzzers run 30 s each, two at a time (marked slow and campaign); 5 s in CI's short form
+# The fuzzers run 30 s each, two at a time (marked slow and campaign); 2 s in CI's short form
 # (their seeds meet known differences at once; MIN_EXECS holds on a loaded machine).
-SHIPPED_RUN_SECONDS = campaign_seconds(30, 5)
+SHIPPED_RUN_SECONDS = campaign_seconds(30, 2)
 
 
 def _run_shipped(out: pathlib.Path, fuzzer: str, tmp_path: pathlib.Path):

@@ -406,10 +406,10 @@ def test_thinning_keeps_the_ends_and_spreads_over_time():
 
 
 def test_campaign_two_workers_draws_every_worker(tmp_path, sarif_validator):
-    """The one real campaign of this file: two libFuzzer workers for 15 s (6 s in
+    """The one real campaign of this file: two libFuzzer workers for 15 s (3 s in
     CI's short form: each worker's first seconds already write many status lines)."""
     d = track(tmp_path / "20260101T000000Z-fuzz")
-    p = subprocess.run([str(SCNFUZZ), "fuzz", "--jobs", "2", "--time", str(campaign_seconds(15, 6)),
+    p = subprocess.run([str(SCNFUZZ), "fuzz", "--jobs", "2", "--time", str(campaign_seconds(15, 3)),
                         "--corpus", str(tmp_path / "corpus"),
                         "--out", str(d)], cwd=REPO, env=scnfuzz_env(), capture_output=True, text=True, timeout=900)
     assert p.returncode in (0, 1), p.stderr[-2000:]
