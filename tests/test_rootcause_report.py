@@ -174,7 +174,10 @@ def test_baseline_must_be_a_run_directory(tmp_path):
 
 
 def _long_bytes(seed, n=4096):
-    body = "".join("0123456789abcdef"[(seed * 7 + i) % 16] for i in range(n))
+    """The hex digits from the (seed * 7 % 16)-th on, round and round, n of them, quoted."""
+    digits = "0123456789abcdef"
+    start = seed * 7 % 16
+    body = ((digits[start:] + digits[:start]) * (n // 16 + 1))[:n]
     return '"' + body + '"'
 
 
@@ -183,8 +186,8 @@ def test_thousands_of_long_lines_make_a_small_report_quickly(tmp_path, signature
     lines = []
     for i in range(5000):
         k = i % signatures
-        outs = {"glibc": {"ret": 4096, "bytes": _long_bytes(k)},
-                "musl": {"ret": 4096, "bytes": _long_bytes(k)[:2000] + "Z" + _long_bytes(k)[2001:]}}
+        b = _long_bytes(k)
+        outs = {"glibc": {"ret": 4096, "bytes": b}, "musl": {"ret": 4096, "bytes": b[:2000] + "Z" + b[2001:]}}
         lines.append(bug(f"shape{k}", case=f'"%{k}d" int:{i}', outputs=outs) if k % 3 else
                      allowed(f"allow{k}", outputs=outs))
     d = make_run(tmp_path / "20260101T000000Z-fuzz", lines)
