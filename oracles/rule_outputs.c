@@ -417,6 +417,80 @@ int scn_out_digits_only(const unsigned char *oa, size_t la, const unsigned char 
     return digits_faithful(oa, la, v, ld, &exact) && digits_faithful(ob, lb, v, ld, &exact);
 }
 
+int scn_out_twice_rounded(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb,
+                          const unsigned char *out, size_t len, const struct scn_arg *val, char conv, unsigned flags,
+                          long w)
+{
+    static struct dec x, d17;
+    static char buf[64];
+    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE)) return 0;
+    long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    int g = (conv | 32) == 'g' && !(flags & SCN_FL_HASH);
+    if (!(la == lb && same_but_digits(oa, ob, la)) && !other_length(oa, la, ob, lb, w, flags, g)) return 0;
+    /* the value to 17 significant digits, to nearest, then out's digits a rounding of those (a tie either way) */
+    if (call_ref(buf, sizeof buf, "%.16Le", v) <= 0 || dec_parse((const unsigned char *)buf, strlen(buf), &d17) ||
+        dec_parse(out, len, &x) || (x.n && x.neg != (signbit(v) != 0)))
+        return 0;
+    return dec_within_half(&x, &d17, x.unit);
+}
+
+/* x <=> y as numbers (-1, 0, 1) */
+static int dec_cmp(const struct dec *x, const struct dec *y)
+{
+    int sx = x->n ? (x->neg ? -1 : 1) : 0, sy = y->n ? (y->neg ? -1 : 1) : 0;
+    if (sx != sy || !sx) return (sx > sy) - (sx < sy);
+    int mag = x->e != y->e ? (x->e > y->e ? 1 : -1) : 0;
+    for (size_t i = 0; !mag && (i < x->n || i < y->n); i++) {
+        int a = i < x->n ? x->d[i] : 0, b = i < y->n ? y->d[i] : 0;
+        mag = (a > b) - (a < b);
+    }
+    return sx * mag;
+}
+
+/* x (v's sign) is within half a unit at the power unit of [v - k, v + k],
+ * k as many ulps of v's own type as a digit-by-digit conversion takes
+ * steps, each a rounding of a multiplication or division by 10: the
+ * decimal exponent's (the scaling) and the digits x writes, and 2 more. */
+static int near_value(const struct dec *x, long unit, long double v, int ld)
+{
+    static struct dec lo, hi;
+    static char buf[DEC_MAX + 64];
+    if (x->n && x->neg != (signbit(v) != 0)) return 0;
+    if (call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, v) <= 0 || dec_parse((const unsigned char *)buf, strlen(buf), &lo))
+        return 0;
+    long steps = labs(lo.n ? lo.e - 1 : 0) + (long)x->n + 2;
+    long double a = v, b = v;
+    for (long i = 0; i < steps; i++) {
+        a = ld ? nextafterl(a, -INFINITY) : nextafter((double)a, -INFINITY);
+        b = ld ? nextafterl(b, INFINITY) : nextafter((double)b, INFINITY);
+    }
+    if (call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, a) <= 0 || dec_parse((const unsigned char *)buf, strlen(buf), &lo) ||
+        call_ref(buf, sizeof buf, "%.*Le", DEC_MAX - 2, b) <= 0 || dec_parse((const unsigned char *)buf, strlen(buf), &hi))
+        return 0;
+    return (dec_cmp(&lo, x) <= 0 && dec_cmp(x, &hi) <= 0) || dec_within_half(x, &lo, unit) ||
+           dec_within_half(x, &hi, unit);
+}
+
+int scn_out_digits_near(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb,
+                        const unsigned char *out, size_t len, const struct scn_arg *val, char conv, unsigned flags,
+                        long w)
+{
+    static struct dec x;
+    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE)) return 0;
+    int ld = val->type == SCN_ARG_LDOUBLE;
+    long double v = ld ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    int g = (conv | 32) == 'g' && !(flags & SCN_FL_HASH);
+    /* laid out alike: digits apart, the exponent's sign too (a carry: "1e+00" for "9e-01") */
+    int alike = la == lb;
+    for (size_t i = 0; alike && i < la; i++)
+        alike = oa[i] == ob[i] || (isdigit(oa[i]) && isdigit(ob[i])) ||
+                (i > 0 && (oa[i - 1] | 32) == 'e' && strchr("+-", oa[i]) && strchr("+-", ob[i]));
+    if (!alike && !other_length(oa, la, ob, lb, w, flags, g)) return 0;
+    return !dec_parse(out, len, &x) && near_value(&x, x.unit, v, ld);
+}
+
 /* The sign an output writes (0: none) and its magnitude: [a, b) without
  * the padding spaces, the sign and the zeros padding before the digits. */
 static char sign_of(const unsigned char *o, size_t l, int space_sign, size_t *a, size_t *b)
@@ -465,7 +539,7 @@ int scn_out_sign_dropped(const unsigned char *oa, size_t la, const unsigned char
 
 int scn_out_exponent_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb)
 {
-    if (la != lb || !la) return 0;
+    if (la != lb || !la || !memcmp(oa, ob, la)) return 0;
     size_t e = la;
     while (e > 0 && (oa[e - 1] | 32) != 'e') e--;
     if (!e || memcmp(oa, ob, e)) return 0;
@@ -501,13 +575,32 @@ int scn_out_same_number(const unsigned char *oa, size_t la, const unsigned char 
     static struct dec x, y;
     size_t a0, a1, b0, b1;
     char sa, sb;
-    if (!number_field(oa, la, w, flags, &a0, &a1, &sa) || !number_field(ob, lb, w, flags, &b0, &b1, &sb) || sa != sb)
+    if ((la == lb && !memcmp(oa, ob, la)) || !number_field(oa, la, w, flags, &a0, &a1, &sa) || !number_field(ob, lb, w, flags, &b0, &b1, &sb) || sa != sb)
         return 0;
     if (dec_parse(oa + a0, a1 - a0, &x) || dec_parse(ob + b0, b1 - b0, &y)) return 0;
     size_t nx = x.n, ny = y.n; /* the significant digits, trailing zeros left out */
     while (nx > 0 && x.d[nx - 1] == 0) nx--;
     while (ny > 0 && y.d[ny - 1] == 0) ny--;
     return nx == ny && (!nx || x.e == y.e) && !memcmp(x.d, y.d, nx);
+}
+
+int scn_out_respelled(const unsigned char *out, size_t len, const unsigned char *other, size_t olen,
+                      const struct scn_arg *val, long w, unsigned flags, long prec)
+{
+    static struct dec x;
+    size_t a0, a1, b0, b1;
+    char sa, sb;
+    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE)) return 0;
+    int ld = val->type == SCN_ARG_LDOUBLE;
+    long double v = ld ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    if (!number_field(out, len, w, flags, &a0, &a1, &sa) || !number_field(other, olen, w, flags, &b0, &b1, &sb) ||
+        sa != sb || dec_parse(out + a0, a1 - a0, &x))
+        return 0;
+    size_t sig = x.n, p = prec < 0 ? 6 : prec == 0 ? 1 : (size_t)prec;
+    while (sig > 0 && x.d[sig - 1] == 0) sig--;
+    /* rounded at the P-th significant digit, whatever zeros the spelling writes after it ("30" for 25) */
+    return sig <= p && near_value(&x, x.n ? x.e - (long)p : x.unit, fabsl(v), ld);
 }
 
 /* asround: the reference engine called with the direction as its option
@@ -594,4 +687,34 @@ laid:;
     for (size_t i = 0; i < len - c; i++)
         if (out[s + i] != (unsigned char)padc) return 0;
     return !memcmp(out, core, s) && !memcmp(out + s + (len - c), core + s, c - s);
+}
+
+int scn_out_ref_of_magnitude(const struct scn_case *c, enum scn_dialect d, int *ret, const unsigned char **out,
+                             size_t *len)
+{
+    static struct scn_case work;
+    static char *buf;
+    static size_t cap;
+    memcpy(&work, c, sizeof work);
+    int any = 0;
+    for (size_t i = 0; i < work.nargs; i++) {
+        struct scn_arg *a = &work.args[i];
+        if (a->type == SCN_ARG_DOUBLE && signbit(a->v.d)) a->v.d = -a->v.d, any = 1;
+        if (a->type == SCN_ARG_LDOUBLE && signbit(a->v.ld)) a->v.ld = -a->v.ld, any = 1;
+    }
+    if (!any || (unsigned)c->round >= SCN_ROUND__COUNT) return -1;
+    work.round = SCN_ROUND_NEAREST; /* the direction is the engine's option, as asround's */
+    struct ref_options opt = { d == SCN_DIALECT_KERNEL ? REF_DIALECT_LINUX_KERNEL : REF_DIALECT_ISO, REF_ENCODING_C,
+                               as_ref[c->round] };
+    struct scn_case probe = work;
+    int n = scn_case_call_ctx(ref_call_with, &opt, &probe, NULL, 0);
+    if (n < 0) return -1;
+    if (cap < (size_t)n + 1) {
+        char *g = realloc(buf, (size_t)n + 1);
+        if (!g) return -1;
+        buf = g, cap = (size_t)n + 1;
+    }
+    *ret = scn_case_call_ctx(ref_call_with, &opt, &work, buf, (size_t)n + 1);
+    *out = (const unsigned char *)buf, *len = (size_t)n;
+    return *ret == n ? 0 : -1;
 }

@@ -69,6 +69,28 @@ int scn_out_pointer_ok(const unsigned char *out, size_t len, long w, unsigned fl
 int scn_out_digits_only(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb, const struct scn_arg *val,
                        char conv, unsigned flags, long w);
 
+/* twicerounded: the two outputs (oa, ob) differ as digitsonly's do (only in
+ * digits, or in how many %g keeps), and out (one of them, the blamed one)
+ * writes the value rounded to 17 significant digits first and that rounded
+ * again at its own last digit, a tie either way: a tie the first rounding
+ * made goes up (stb's "%.2f" of 1.11499999999999999 = 1.1150000000000000:
+ * "1.12"). */
+int scn_out_twice_rounded(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb,
+                          const unsigned char *out, size_t len, const struct scn_arg *val, char conv, unsigned flags,
+                          long w);
+
+/* digitsnear: the two outputs (oa, ob) are laid out alike (the same
+ * characters but digits and the exponent's sign: a carry into the next
+ * decade, "1e+00" for "9e-01"; or of the lengths %g's dropped zeros or a
+ * carry give, as digitsonly), and out (the blamed one) writes a number
+ * within half a unit of its last digit of the value give or take k ulps of
+ * its type, k the steps of a digit-by-digit conversion (the decimal
+ * exponent's and the digits written, and 2): digits made by rounded
+ * multiplications and divisions by 10, as apr_cvt's, then rounded. */
+int scn_out_digits_near(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb,
+                        const unsigned char *out, size_t len, const struct scn_arg *val, char conv, unsigned flags,
+                        long w);
+
 /* fraczeros: one output is the other with the zeros after the point of a
  * style e result dropped ("1.e+03" for "1.00e+03": %#g's carry into style
  * e), with the same sign. Padding aside (spaces, or the 0 flag's zeros:
@@ -115,6 +137,25 @@ int scn_out_same_number(const unsigned char *oa, size_t la, const unsigned char 
  * 1e20 is "1.000000e+20"). */
 int scn_out_g_style_e(const struct scn_arg *val, char conv, unsigned flags, long w, long prec, enum scn_round r,
                       int more, int ret, const unsigned char *out, size_t len);
+
+/* ofmagnitude: what the reference engine prints for c (a culprit's
+ * sub-case) with the sign bits of its floating arguments cleared, in c's
+ * direction: 0 with *ret, *out (valid until the next call) and *len, or -1
+ * (no negative floating argument). */
+int scn_out_ref_of_magnitude(const struct scn_case *c, enum scn_dialect d, int *ret, const unsigned char **out,
+                             size_t *len);
+
+/* respelled: out writes val as digitsnear's blamed output does (within half
+ * a unit of its last digit of the value give or take the ulps of a
+ * digit-by-digit conversion) with no more significant digits than the
+ * precision P (6 without one, 1 for 0), zeros after the last nonzero one
+ * aside, in any spelling samenumber allows; the same sign character as
+ * other, each in its field. It holds where samenumber does: a row with it
+ * is a %g spelled and rounded its own way at once (apr's
+ * ".00012345678899999999" for "0.000123456789"), placed after the rows of
+ * each alone. */
+int scn_out_respelled(const unsigned char *out, size_t len, const unsigned char *other, size_t olen,
+                      const struct scn_arg *val, long w, unsigned flags, long prec);
 
 /* asround: out (ret, len bytes) is what the reference engine prints for c
  * called under direction r instead of c's own (c: the culprit's sub-case,

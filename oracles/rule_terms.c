@@ -13,6 +13,7 @@
 #include "rule_form.h"
 #include "rule_outputs.h"
 #include "spec.h"
+#include "scn/ref_printf.h"
 
 /* ------------------------------------------------------------ the terms */
 
@@ -71,6 +72,30 @@ static int t_prec_gt(const struct scn_term_ctx *x, const char *v, size_t n, long
     (void)v, (void)n;
     long prec;
     return SPEC && !scn_form_arg_prec(x->c, x->s, &prec) && prec > num;
+}
+/* The digits of the integer part of the culprit's finite floating value
+ * (0 below 1), or -1 when there is none such. */
+static long int_digits(const struct scn_term_ctx *x)
+{
+    const struct scn_arg *a = x->val;
+    if (!SPEC || !a || (a->type != SCN_ARG_DOUBLE && a->type != SCN_ARG_LDOUBLE)) return -1;
+    long double d = fabsl(a->type == SCN_ARG_LDOUBLE ? a->v.ld : (long double)a->v.d);
+    if (isnan(d) || isinf(d)) return -1;
+    /* exactly (the reference engine: a long double's run to 4,933) */
+    static char buf[5200];
+    return d < 1 ? 0 : ref_snprintf(buf, sizeof buf, "%.0Lf", floorl(d));
+}
+static int t_fdigits_gt(const struct scn_term_ctx *x, const char *v, size_t n, long num)
+{
+    (void)v, (void)n;
+    long prec, ints = int_digits(x);
+    if (ints < 0 || (x->s->conv | 32) != 'f' || scn_form_arg_prec(x->c, x->s, &prec)) return 0;
+    return ints + (prec < 0 ? 6 : prec) > num;
+}
+static int t_intdigits_gt(const struct scn_term_ctx *x, const char *v, size_t n, long num)
+{
+    (void)v, (void)n;
+    return int_digits(x) > num;
 }
 
 #define EXACT(fn) static int fn(const struct scn_term_ctx *x, const char *v, size_t n, long num)
@@ -258,6 +283,12 @@ EXACT(t_scaledbelowone)
     want.normal = 0; /* the digit before the point left free, as a subnormal's */
     return scn_out_hex_ok(out, len, &want);
 }
+EXACT(t_ofmagnitude)
+{
+    UNUSED;
+    const struct scn_arg *a = x->val;
+    return SPEC && a && ((a->type == SCN_ARG_DOUBLE && signbit(a->v.d)) || (a->type == SCN_ARG_LDOUBLE && signbit(a->v.ld)));
+}
 EXACT(t_gstyleswap) { UNUSED; return g_style_e(x, 0); }
 EXACT(t_digitsonly)
 {
@@ -275,6 +306,35 @@ EXACT(t_samenumber)
     long w = SPEC ? scn_form_field_width(x->c, x->s, &fl) : 0;
     return SPEC && OUTS && scn_out_same_number(x->k->oa, x->k->la, x->k->ob, x->k->lb, w, fl);
 }
+EXACT(t_respelled)
+{
+    UNUSED;
+    int ret;
+    const unsigned char *out, *other;
+    size_t len, olen;
+    unsigned fl = 0;
+    long prec = -1, w = SPEC ? scn_form_field_width(x->c, x->s, &fl) : 0;
+    if (!SPEC || !OUTS || scn_form_arg_prec(x->c, x->s, &prec) || !blamed_output(x, &ret, &out, &len)) return 0;
+    other = out == x->k->oa ? x->k->ob : x->k->oa, olen = out == x->k->oa ? x->k->lb : x->k->la;
+    return scn_out_respelled(out, len, other, olen, x->val, w, fl, prec);
+}
+/* digitsnear, twicerounded: fn of both outputs and the blamed one */
+typedef int blamed_digits_fn(const unsigned char *oa, size_t la, const unsigned char *ob, size_t lb,
+                             const unsigned char *out, size_t len, const struct scn_arg *val, char conv,
+                             unsigned flags, long w);
+static int blamed_digits(const struct scn_term_ctx *x, blamed_digits_fn *fn)
+{
+    int ret;
+    const unsigned char *out;
+    size_t len;
+    unsigned fl = 0;
+    long w = SPEC ? scn_form_field_width(x->c, x->s, &fl) : 0;
+    const struct scn_culprit *k = x->k;
+    return SPEC && OUTS && blamed_output(x, &ret, &out, &len) &&
+           fn(k->oa, k->la, k->ob, k->lb, out, len, x->val, x->s->conv, fl, w);
+}
+EXACT(t_digitsnear) { UNUSED; return blamed_digits(x, scn_out_digits_near); }
+EXACT(t_twicerounded) { UNUSED; return blamed_digits(x, scn_out_twice_rounded); }
 EXACT(t_signdropped) { UNUSED; return OUTS && scn_out_sign_dropped(x->k->oa, x->k->la, x->k->ob, x->k->lb); }
 EXACT(t_fraczeros)
 {
@@ -468,11 +528,41 @@ int scn_terms_compile(struct scn_rule *r, char *bad, size_t badcap)
     return 0;
 }
 
+/* ofmagnitude: x with the output the rule does not blame replaced by the
+ * reference's for the culprit's magnitude (into *alt, *k); 0, or -1 when
+ * there is none (no negative floating value; an allowance blames no one). */
+static int of_magnitude(const struct scn_term_ctx *x, struct scn_term_ctx *alt, struct scn_culprit *k)
+{
+    static struct scn_case sub;
+    int ret;
+    const unsigned char *out;
+    size_t len;
+    if ((x->wrong & 3) == 3 || !(x->wrong & 3) || !SPEC || scn_spec_subcase(x->c, x->s, &sub) ||
+        scn_out_ref_of_magnitude(&sub, x->dialect, &ret, &out, &len))
+        return -1;
+    *k = *x->k;
+    if (x->wrong & 1) k->ret_b = ret, k->ob = out, k->lb = len;
+    else k->ret_a = ret, k->oa = out, k->la = len;
+    *alt = *x;
+    alt->k = k;
+    return 0;
+}
+
 int scn_terms_hold(const struct scn_rule *r, const struct scn_term_ctx *x)
 {
+    struct scn_term_ctx alt;
+    struct scn_culprit k;
+    const struct scn_term_ctx *outs = x; /* what the terms that look at the outputs see */
+    for (size_t i = 0; i < r->nterms; i++)
+        if (terms[r->terms[i].def].holds == t_ofmagnitude) {
+            if (!t_ofmagnitude(x, NULL, 0, 0) || of_magnitude(x, &alt, &k)) return 0;
+            outs = &alt;
+        }
     for (size_t i = 0; i < r->nterms; i++) {
         const struct scn_rule_term *t = &r->terms[i];
-        if (!terms[t->def].holds(x, r->pattern + t->off, t->len, t->num)) return 0;
+        const struct term_def *d = &terms[t->def];
+        if (!d->holds(d->at == AT_OUTPUTS && d->holds != t_ofmagnitude ? outs : x, r->pattern + t->off, t->len, t->num))
+            return 0;
     }
     return 1;
 }

@@ -1,8 +1,9 @@
 /* Tests of the rows for the output bugs scn-conform's hidden_miss showed
  * behind a size-0 rule (apr, stb, linux-tools), of trio's %g style and %a
  * digits, and of their terms (oracles/rule_terms.c: arg=fzero, flag0before,
- * exponly, samenumber, gstyleswap, hextieaway, scaledbelowone; the digits of
- * digitsonly): each row claims its bug, alone, and not a
+ * exponly, samenumber, gstyleswap, hextieaway, scaledbelowone, fdigits>,
+ * intdigits>, ofmagnitude, respelled, digitsnear, twicerounded; the digits
+ * of digitsonly): each row claims its bug, alone, and not a
  * neighbouring wrong output of the same case shape (a digit, a sign, a
  * width or another flag besides). */
 #define _GNU_SOURCE
@@ -112,6 +113,45 @@ static const struct claim {
     { "trio-scaled-below-one", "\"%#g\" double:0x1.a36e2eb1c432cp-14", "0.000100000", "1.000000e-04", 1, "%#g of 0.0001-, style e and a digit more" },
     { "trio-scaled-below-one", "\"%g\" double:0x1.5af1d78b58c4p+66", "1e+20", "1.000000e+20", 0, "without #" },
     { "trio-scaled-below-one", "\"%#g\" double:0x1.5af1d78b58c4p+66", "1.00000e+20", "1.0000000e+20", 0, "two digits more" },
+    /* apr: the NDIG cap: %f's integer and precision digits together, %e's integer digits */
+    { "apr-f-digits-cap", "\"%f\" double:0x1.249ad2594c37dp+332", "10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.000000", "0", 1, "%f of 1e100" },
+    { "apr-f-digits-cap", "\"%.10f\" double:0x1.7bf7b9b0a2bd1p+235", "x", "y", 1, "71 digits and 10" },
+    { "apr-f-digits-cap", "\"%f\" double:0x1.21c81f7dd43a7p+239", "x", "y", 0, "73 digits and 6: under the cap" },
+    { "apr-f-digits-cap", "\"%e\" double:0x1.249ad2594c37dp+332", "1.000000e+100", "0.000000e+79", 0, "not %f" },
+    { "apr-e-digits-cap", "\"%e\" double:0x1.249ad2594c37dp+332", "1.000000e+100", "0.000000e+79", 1, "%e of 1e100" },
+    { "apr-e-digits-cap", "\"%G\" double:0x1.249ad2594c37dp+332", "1E+100", "0E+79", 1, "%G of 1e100" },
+    { "apr-e-digits-cap", "\"%e\" double:0x1.afcef51f0fb5ep+265", "9.999999e+79", "0.999999e+79", 0, "80 digits: under the cap" },
+    { "apr-e-digits-cap", "\"%f\" double:0x1.249ad2594c37dp+332", "10000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000.000000", "0", 0, "not %e" },
+    /* apr: -0's sign dropped and another bug at once (ofmagnitude) */
+    { "apr-e-negative-zero", "\"%e\" double:-0x0p+0", "-0.000000e+00", "0.000000e-01", 1, "-0 as +0, the exponent -01" },
+    { "apr-e-negative-zero", "\"%e\" double:-0x0p+0", "-0.000000e+00", "-0.000000e-01", 0, "the sign kept" },
+    { "apr-e-negative-zero", "\"%e\" double:-0x0p+0", "-0.000000e+00", "0.00000e-01", 0, "a digit fewer besides" },
+    { "apr-e-negative-zero", "\"%e\" double:-0x0p+0", "-0.000000e+00", "0.000000e+00", 0, "the sign alone (apr-negative-zero-unsigned's)" },
+    { "apr-e-negative-zero", "\"%e\" double:0x0p+0", "0.000000e+00", "0.000000e-01", 0, "+0 (apr-e-zero-exponent's)" },
+    { "apr-g-negative-zero", "\"%#g\" double:-0x0p+0", "-0.00000", "0.", 1, "%#g of -0 as gcvt's +0" },
+    { "apr-g-negative-zero", "\"%#g\" double:-0x0p+0", "-0.00000", "-0.", 0, "the sign kept" },
+    { "apr-g-negative-zero", "\"%#g\" double:-0x0p+0", "-0.00000", "1.", 0, "another number" },
+    { "apr-g-negative-zero", "\"%#g\" double:0x0p+0", "0.00000", "0.", 0, "+0" },
+    /* apr: %g's spelling and its digits at once (respelled) */
+    { "apr-g-gcvt-digits", "\"%.1g\" double:0x1p-2", "0.2", ".3", 1, "0.25: the tie up, no 0" },
+    { "apr-g-gcvt-digits", "\"%.17g\" double:0x1.02e85be111841p-13", "0.000123456789", ".00012345678899999999", 1, "digits a few ulps off, no 0" },
+    { "apr-g-gcvt-digits", "\"%.1g\" double:0x1.9p+4", "2e+01", "30", 1, "25: the tie up, style f" },
+    { "apr-g-gcvt-digits", "\"%.1g\" double:0x1p-2", "0.2", ".4", 0, "not the value" },
+    { "apr-g-gcvt-digits", "\"%.1g\" double:0x1p-2", "0.2", "-.3", 0, "a sign besides" },
+    { "apr-g-gcvt-digits", "\"%.2g\" double:0x1p-2", "0.25", ".253", 0, "more digits than P" },
+    { "apr-g-gcvt-digits", "\"%5.1g\" double:0x1p-2", "  0.2", ".3", 0, "the width dropped besides" },
+    /* apr: digits made in double arithmetic (digitsnear) */
+    { "apr-float-digits", "\"%.0e\" double:0x1.e666666666666p-1", "9e-01", "1e+00", 1, "0.95-: a carry into 10^0" },
+    { "apr-float-digits", "\"%f\" double:-0x1.b41e791d0b59p+91", "-4217884499962893094101188608.000000", "-4217884499962892000000000000.000000", 1, "2 ulps off" },
+    { "apr-float-digits", "\"%.17e\" double:-0x1.bff2ee48e053p-333", "-1.00000000000000002e-100", "-1.00000000000000067e-100", 1, "1e-100: 100 scalings" },
+    { "apr-float-digits", "\"%.17e\" double:-0x1.bff2ee48e053p-333", "-1.00000000000000002e-100", "-1.00000000000100000e-100", 0, "far off (4,500 ulps)" },
+    { "apr-float-digits", "\"%.0e\" double:0x1.e666666666666p-1", "9e-01", "2e+00", 0, "not the value" },
+    { "apr-float-digits", "\"%.0e\" double:0x1.e666666666666p-1", "9e-01", "1e+01", 0, "the exponent's digits besides" },
+    /* stb: the digits rounded twice */
+    { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", "1.12", 1, "1.11499999999999999: 1.1150000000000000, then up" },
+    { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", "1.13", 0, "no rounding of it" },
+    { "stb-float-double-rounding", "\"%.3f\" double:0x1.1d70a3d70a3d7p+0", "1.115", "1.116", 0, "%.3f: no rounding of it" },
+    { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", " 1.12", 0, "a space besides" },
 };
 
 static void test_rows(void)

@@ -131,9 +131,9 @@ static size_t table_ids(const char *path, char ids[][48], size_t max)
 
 static void test_embedded(void)
 {
-    static char ids[400][48];
-    size_t na = table_ids(SCN_TEST_ORACLES_DIR "/allowances.tsv", ids, 200);
-    size_t nk = table_ids(SCN_TEST_ORACLES_DIR "/known_bugs.tsv", ids + na, 200);
+    static char ids[800][48];
+    size_t na = table_ids(SCN_TEST_ORACLES_DIR "/allowances.tsv", ids, 400);
+    size_t nk = table_ids(SCN_TEST_ORACLES_DIR "/known_bugs.tsv", ids + na, 400);
     CHECK(na > 0 && nk > 0, "shipped tables: %zu allowances, %zu known bugs", na, nk);
     CHECK(scn_rules_count() == na + nk, "%zu rules embedded, the files have %zu + %zu", scn_rules_count(), na, nk);
     for (size_t i = 0; i < na + nk && i < scn_rules_count(); i++) {
