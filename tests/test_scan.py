@@ -131,6 +131,8 @@ def test_compile_commands_flags(tmp_path):
     ([], "give C files"),
     (["--compile-commands", "pyproject.toml"], "not JSON"),
     (["--kernel", "tests", "tests/scan"], "not a Linux tree"),
+    (["--jobs", "0", "tests/scan"], "--jobs must be at least 1"),
+    (["--batch", "0", "tests/scan"], "--batch must be at least 1"),
 ])
 def test_bad_input_exit_2(args, msg):
     p = scan(*args)
@@ -563,3 +565,19 @@ def test_progress_on_a_terminal(tmp_path):
     assert [k for k, _ in counts] == sorted(k for k, _ in counts), lines  # it only goes forward
     assert f"scan: {n} of {n} files read" in lines, lines
     assert any(x.startswith(f"scan: {n} files, ") for x in lines), lines  # the summary after it
+
+
+def test_parse_errors_are_counted_in_the_summary(tmp_path):
+    """A file libclang reads only in part (a header the flags do not reach)
+    still gives its call sites, and the summary says how many files had
+    parse errors, so that a user looks at -I, -D or --kernel."""
+    (tmp_path / "a.c").write_text('#include "missing.h"\n#include <stdio.h>\n'
+                                  'int f(char *b, int n) { return snprintf(b, n, "%d", n); }\n')
+    (tmp_path / "b.c").write_text('#include <stdio.h>\nint g(char *b) { return sprintf(b, "%s", "x"); }\n')
+    p = scan(tmp_path / "a.c", tmp_path / "b.c", "--out", tmp_path / "run")
+    assert p.returncode == 0, p.stdout + p.stderr
+    summary = next(x for x in p.stdout.splitlines() if x.startswith("scan: 2 files, "))
+    assert summary.startswith("scan: 2 files, 2 printf-family calls, ") and \
+        summary.endswith("; 1 with parse errors, read past them"), summary
+    rep = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert rep["files_with_parse_errors"] == 1

@@ -538,6 +538,8 @@ def main(args):
     from .progress import Progress, slow_step
     if args.jobs < 1:
         raise UsageError("scan: --jobs must be at least 1")
+    if args.batch < 1:
+        raise UsageError("scan: --batch must be at least 1")
     if not args.src and not args.compile_commands:
         raise UsageError("scan: give C files or directories (SRC), or --compile-commands")
     cc = _compile_commands(args.compile_commands) if args.compile_commands else {}
@@ -670,7 +672,10 @@ def _run_batches(jobs, ex):
 
 def _summary(m, path, scan_report):
     print(f"scan: {m['files']} files, {m['calls']} printf-family calls, {len(m['findings'])} misuse finding(s) "
-          f"in {m['seconds']} s ({m['files_per_second']} files/s)")
+          f"in {m['seconds']} s ({m['files_per_second']} files/s)"
+          # a file libclang read only in part: its includes or defines may be missing (-I, -D, --kernel)
+          + (f"; {m['files_with_parse_errors']} with parse errors, read past them" if m["files_with_parse_errors"]
+             else ""))
     for line in scan_report.profile_table(m, 12):
         print("  " + line)
     for d in m["findings"]:
