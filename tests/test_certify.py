@@ -44,6 +44,12 @@ HOSTILE_CATS = "int.d,int.o,str"
 GOOD_TIME = campaign_seconds(5, 2)
 
 
+def met_before_fuzz(seconds):
+    """--time of a certification whose bug the conformance or return-value phase meets
+    (what the test asserts is found before the campaign starts): 1 in CI's short form."""
+    return str(campaign_seconds(seconds, 1))
+
+
 def check_records(out):
     """Every finding of the run is the one record (docs/FINDINGS.md), written
     by the driver (source "certify"); returns them."""
@@ -159,8 +165,8 @@ BUGS = {
 @pytest.mark.parametrize("bug", sorted(BUGS))
 def test_buggy_implementation_not_certified(bug, tmp_path):
     src, fn, kind, cflags, cats, oracles = BUGS[bug]
-    args = ["--source", str(SRC / src), "--function", fn, "--kind", kind, "--dialect", "iso", "--time", "2",
-            "--allow-as", "glibc", "--categories", cats]
+    args = ["--source", str(SRC / src), "--function", fn, "--kind", kind, "--dialect", "iso",
+            "--time", met_before_fuzz(2), "--allow-as", "glibc", "--categories", cats]
     if cflags:
         args.append(f"--cflags={cflags}")
     p, cert = certify(tmp_path, *args)
@@ -367,7 +373,7 @@ def test_correct_vscnprintf_over_glibc_certified_on_the_whole_corpus(tmp_path):
 
 def test_one_byte_overrun_at_one_size_is_refused_with_the_reduced_case(tmp_path):
     p, cert = certify(tmp_path, "--source", str(SRC / "overrun_at_size.c"), "--function", "overrun7_vscnprintf",
-                      "--kind", "vscnprintf", "--dialect", "iso", "--time", "2", "--allow-as", "glibc",
+                      "--kind", "vscnprintf", "--dialect", "iso", "--time", met_before_fuzz(2), "--allow-as", "glibc",
                       "--categories", "int.d,str")
     assert p.returncode == 1
     r = next(r for r in cert["reasons"] if r.startswith("oracle overrun fired"))
@@ -463,7 +469,8 @@ def test_target_linux_tools_refused_with_its_upstream_bug_reduced(tmp_path):
     _built("linux-tools")
     # two categories: the size-0 return is met on every case (the whole corpus through a
     # matrix target's recipe is the matrix's certification, test_matrix_cmd.py)
-    p, cert = certify(tmp_path / "o", "--target", "linux-tools", "--time", "3", "--categories", "int.d,str,float.g")
+    p, cert = certify(tmp_path / "o", "--target", "linux-tools", "--time", met_before_fuzz(3),
+                      "--categories", "int.d,str,float.g")
     assert p.returncode == 1, p.stderr[-2000:]
     assert cert["verdict"] == "not certified" and cert["kind"] == "vscnprintf" and cert["dialect"] == "iso"
     assert cert["function"] == "scn_target_linux_tools.vscnprintf"
@@ -486,7 +493,7 @@ def test_target_linux_tools_refused_with_its_upstream_bug_reduced(tmp_path):
 
 def test_target_apr_refused_with_its_documented_size0_return(tmp_path):
     _built("apr")
-    p, cert = certify(tmp_path / "o", "--target", "apr", "--time", "3", "--categories", "int.d,str")
+    p, cert = certify(tmp_path / "o", "--target", "apr", "--time", met_before_fuzz(3), "--categories", "int.d,str")
     assert p.returncode == 1 and cert["verdict"] == "not certified", p.stderr[-2000:]
     assert cert["function"] == "scn_target_apr.vscnprintf"
     assert any("scn.size0-ret0" in r for r in cert["reasons"]), cert["reasons"]

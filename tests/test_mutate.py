@@ -21,7 +21,7 @@ import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, campaign_seconds
 
 sys.path.insert(0, str(REPO / "runner"))
 from scnfuzz import mutate, mutate_build, mutate_patch, mutator  # noqa: E402
@@ -749,7 +749,8 @@ def test_patch_a_planted_bug_is_found_by_the_corpus(musl_run, tmp_path):
 @pytest.mark.campaign
 def test_patch_a_comment_change_is_not_found(musl_run, tmp_path):
     diff = _planted(tmp_path, "/* Do not override this check.", "/* Do NOT override this check.", "noop.diff")
-    r = _scnfuzz("mutate", "--target", "musl", "--patch", str(diff), "--time", "3", "--json",
+    # the campaign after the corpus: 3 s, 1 in CI's short form (the corpus alone is over 9,000 executions)
+    r = _scnfuzz("mutate", "--target", "musl", "--patch", str(diff), "--time", str(campaign_seconds(3, 1)), "--json",
                  "--out", str(tmp_path / "run"))
     assert r.returncode == 0, r.stderr[-3000:]
     j = _json_last(r.stdout)
