@@ -581,3 +581,31 @@ def test_parse_errors_are_counted_in_the_summary(tmp_path):
         summary.endswith("; 1 with parse errors, read past them"), summary
     rep = json.loads((tmp_path / "run" / "report.json").read_text())
     assert rep["files_with_parse_errors"] == 1
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_interrupted_scan_writes_the_report_of_the_files_read(tmp_path, sig):
+    """^C or SIGTERM during a long scan loses nothing read: the report of the
+    files read so far (each one whole), marked interrupted, and exit 130."""
+    import signal
+    # files that take a while each (their headers parsed with each, no prelude): the scan is far
+    # from done when the signal comes, on any machine
+    n = 1500
+    for i in range(n):
+        (tmp_path / f"f{i:04d}.c").write_text(f'#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n'
+                                              f'#include <wchar.h>\nint f{i}(char *b, int s) '
+                                              f'{{ return snprintf(b, s, "%d", {i}); }}\n')
+    p = subprocess.Popen([sys.executable, str(ROOT / "scnfuzz"), "scan", str(tmp_path), "--jobs", "2",
+                          "--batch", "1", "--no-prelude", "--out", str(tmp_path / "run")], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = p.stderr.readline()  # the progress line's first report: a file has been read
+    assert first.startswith(f"scan: 1 of {n:,} files"), first
+    p.send_signal(getattr(signal, sig))
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 130, (out, err)
+    rep = json.loads((tmp_path / "run" / "report.json").read_text())
+    assert rep["files_planned"] == n and 1 <= rep["files"] < n, (rep["files"], err)
+    # each file read is there whole: its one call site
+    assert rep["calls"] == rep["files"] and len({c["file"] for c in rep["call_sites"]}) == rep["files"]
+    assert f"scan: interrupted: {rep['files']} of {n} files read, their report written" in err, err
+    assert f"Interrupted: {rep['files']} of {n} files read" in (tmp_path / "run" / "report.md").read_text()

@@ -32,6 +32,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -586,6 +587,7 @@ def main(args):
                 first.append((b, list(flags), pch, {f: saved[f] for f in b} if len(b) > 1 else None, True))
                 group_of.append(n)
     by_file, again = {}, set()
+    interrupted = None  # the signal that stopped the parse
     prog = Progress("scan")
     read = collections.Counter()  # files with their final result, and their call sites
 
@@ -595,7 +597,8 @@ def main(args):
         prog.update(f"{read['files']:,} of {len(files):,} files, {read['calls']:,} printf-family calls, "
                     f"{read['files'] / max(time.monotonic() - t0, 1e-3):.0f} files/s", read["files"] / len(files))
     ex = None if args.jobs == 1 else concurrent.futures.ProcessPoolExecutor(
-        args.jobs, mp_context=multiprocessing.get_context("fork"))
+        args.jobs, mp_context=multiprocessing.get_context("fork"), initializer=_parser_signals)
+    old = {s: signal.signal(s, _stop) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         for n, (paths, *_), rs in zip(group_of, first, _run_batches(first, ex)):
             for p, r in zip(paths, rs):
@@ -619,18 +622,24 @@ def main(args):
                     r["why"] = r.get("why") or by_file[p].get("why")  # alone now: why its first batch did not keep it
                 by_file[p] = r
                 count(r)
+    except _Stopped as e:
+        # what was read is kept: the report of those files, written below, and exit 130
+        interrupted = e.args[0]
     finally:
+        for sig, h in old.items():
+            signal.signal(sig, h)
         if ex:
-            ex.shutdown()
-        prog.done(f"{read['files']:,} of {len(files):,} files read")
-    results = [by_file[f] for f in files]
+            ex.shutdown(cancel_futures=True)
+        prog.done(f"{read['files']:,} of {len(files):,} files read"
+                  + (f", interrupted ({signal.Signals(interrupted).name})" if interrupted else ""))
+    results = [by_file[f] for f in files if f in by_file and not by_file[f].get("redo")]
     seconds = time.monotonic() - t0
     shutil.rmtree(tmp, ignore_errors=True)  # the prelude and the kernel's stand-in headers
     calls, findings, profile, failed = scan_report.analyse(results, bool(args.kernel))
     parse_errors = sum(1 for r in results if r.get("parse_errors"))
     run = runs.Run.create("scan", args.out)
-    m = scan_report.model(sys.argv[2:] if sys.argv[1:2] == ["scan"] else [], len(files), calls, findings,
-                          profile, failed, seconds, parse_errors)
+    m = scan_report.model(sys.argv[2:] if sys.argv[1:2] == ["scan"] else [], len(results), calls, findings,
+                          profile, failed, seconds, parse_errors, planned=len(files))
     scan_report.write(run.path, m)
     if args.profile:
         runs.write_atomic(args.profile, json.dumps(m["profile"], indent=1) + "\n")
@@ -642,7 +651,26 @@ def main(args):
         print(f"parsed: {batched} files in batches of up to {args.batch} ({second} of them in a second batch), "
               f"{again} parsed alone again after their batch, {len(results) - batched - again} alone"
               + "".join(f"\n  {n} parsed again: {w}" for w, n in whys.most_common()))
+    if interrupted:
+        print(f"scan: interrupted: {len(results)} of {len(files)} files read, their report written", file=sys.stderr)
+        return 130
     return 1 if findings else 0
+
+
+class _Stopped(Exception):
+    """SIGINT or SIGTERM during the parse (args[0]: the signal)."""
+
+
+def _stop(signum, frame):
+    raise _Stopped(signum)
+
+
+def _parser_signals():
+    """A parser process leaves SIGINT to the scan (a terminal's ^C reaches the
+    whole process group): the scan stops taking results and writes the report
+    of the files read; SIGTERM ends it as by default."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _keep_freed_memory():

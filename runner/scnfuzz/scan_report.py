@@ -131,14 +131,16 @@ def _double_0x(c):
     return out
 
 
-def model(argv, files, calls, findings, profile, failed, seconds, parse_errors):
+def model(argv, files, calls, findings, profile, failed, seconds, parse_errors, planned=None):
+    """The report: files read of planned (fewer when the scan was interrupted)."""
     fmts = {}  # each feature's distinct formats (certify --profile counts them)
     for c in calls:
         for name in c.get("features") or []:
             fmts.setdefault(name, {})[c["format"]] = None
     fmts = {k: list(v) for k, v in fmts.items()}
     return {"schema": SCHEMA, "version": __version__, "command": ["./scnfuzz", "scan"] + list(argv),
-            "finished": runs.utc_iso(), "files": files, "seconds": round(seconds, 3),
+            "finished": runs.utc_iso(), "files": files, "files_planned": files if planned is None else planned,
+            "seconds": round(seconds, 3),
             "files_per_second": round(files / seconds, 1) if seconds > 0 else None,
             "files_with_parse_errors": parse_errors, "unreadable": failed,
             "calls": len(calls), "findings": findings,
@@ -178,9 +180,11 @@ def profile_table(m, limit=None):
 
 def markdown(m):
     out = [f"# scnfuzz scan: {len(m['findings'])} misuse finding(s)", "",
-           f"`{' '.join(m['command'])}`", "",
-           f"{m['files']} files ({m['files_with_parse_errors']} with parse errors, recovered), {m['calls']} "
-           f"printf-family calls, {m['seconds']} s ({m['files_per_second']} files/s).", ""]
+           f"`{' '.join(m['command'])}`", ""]
+    if m["files"] < m["files_planned"]:
+        out += [f"**Interrupted: {m['files']} of {m['files_planned']} files read**; this report holds those.", ""]
+    out += [f"{m['files']} files ({m['files_with_parse_errors']} with parse errors, recovered), {m['calls']} "
+            f"printf-family calls, {m['seconds']} s ({m['files_per_second']} files/s).", ""]
     if m["unreadable"]:
         out += [f"Files libclang could not read: {len(m['unreadable'])}", ""]
     out += ["## Findings", ""]
