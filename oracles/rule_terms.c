@@ -364,6 +364,9 @@ EXACT(t_nanform)
     int neg = sign_bit(x->val);
     return SPEC && OUTS && scn_out_nan_ok(k->oa, k->la, neg, x->s->conv, w, fl) && scn_out_nan_ok(k->ob, k->lb, neg, x->s->conv, w, fl);
 }
+/* cutat: the culprit is chosen by scn_terms_hold (cut_holds); alone it only
+ * says there was none (the whole case) */
+EXACT(t_cutat) { UNUSED; return x->s == NULL; }
 EXACT(t_pspelling)
 {
     UNUSED;
@@ -548,23 +551,66 @@ static int of_magnitude(const struct scn_term_ctx *x, struct scn_term_ctx *alt, 
     return 0;
 }
 
+/* Every term of r but skip holds, those that look at the outputs judging outs. */
+static int all_hold(const struct scn_rule *r, const struct scn_term_ctx *x, const struct scn_term_ctx *outs,
+                    term_holds_fn *skip)
+{
+    for (size_t i = 0; i < r->nterms; i++) {
+        const struct scn_rule_term *t = &r->terms[i];
+        const struct term_def *d = &terms[t->def];
+        if (d->holds == skip) continue;
+        if (!d->holds(d->at == AT_OUTPUTS && d->holds != t_ofmagnitude ? outs : x, r->pattern + t->off, t->len, t->num))
+            return 0;
+    }
+    return 1;
+}
+
+/* cutat: a whole-case difference whose blamed output is what the reference
+ * writes for the case's format cut just before one of its specifications:
+ * the target stopped there (sqlite ends its output at a conversion it does
+ * not know or whose temporary buffer it cannot get). That specification is
+ * the culprit the rule's other terms judge; alone, the specification prints
+ * the same in both (nothing, or in a larger buffer), so no culprit was found. */
+static int cut_holds(const struct scn_rule *r, const struct scn_term_ctx *x)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    static struct scn_case cut;
+    int ret;
+    const unsigned char *out;
+    size_t len;
+    if (x->s || !x->c || !OUTS || !blamed_output(x, &ret, &out, &len) || (size_t)ret != len) return 0;
+    /* the other output goes on from there (an allowance blames both: no cut) */
+    const unsigned char *other = out == x->k->oa ? x->k->ob : x->k->oa;
+    size_t olen = out == x->k->oa ? x->k->lb : x->k->la;
+    if ((x->wrong & 3) == 3 || olen < len || memcmp(other, out, len)) return 0;
+    size_t n = scn_scan_specs(x->c, x->dialect, sp, SCN_MAX_SPECS);
+    for (size_t i = 0; i < n; i++) {
+        if (sp[i].invalid || sp[i].conv == '%') continue;
+        memcpy(&cut, x->c, sizeof cut);
+        cut.fmt[sp[i].start] = 0;
+        cut.fmt_len = sp[i].start;
+        if (!scn_out_is_ref_under(&cut, x->dialect, (enum scn_round)x->c->round, ret, out, len)) continue;
+        struct scn_term_ctx at = *x;
+        at.s = &sp[i];
+        at.val = sp[i].varg >= 0 ? &x->c->args[sp[i].varg] : NULL;
+        if (all_hold(r, &at, &at, t_cutat)) return 1;
+    }
+    return 0;
+}
+
 int scn_terms_hold(const struct scn_rule *r, const struct scn_term_ctx *x)
 {
     struct scn_term_ctx alt;
     struct scn_culprit k;
     const struct scn_term_ctx *outs = x; /* what the terms that look at the outputs see */
-    for (size_t i = 0; i < r->nterms; i++)
+    for (size_t i = 0; i < r->nterms; i++) {
+        if (terms[r->terms[i].def].holds == t_cutat) return cut_holds(r, x);
         if (terms[r->terms[i].def].holds == t_ofmagnitude) {
             if (!t_ofmagnitude(x, NULL, 0, 0) || of_magnitude(x, &alt, &k)) return 0;
             outs = &alt;
         }
-    for (size_t i = 0; i < r->nterms; i++) {
-        const struct scn_rule_term *t = &r->terms[i];
-        const struct term_def *d = &terms[t->def];
-        if (!d->holds(d->at == AT_OUTPUTS && d->holds != t_ofmagnitude ? outs : x, r->pattern + t->off, t->len, t->num))
-            return 0;
     }
-    return 1;
+    return all_hold(r, x, outs, NULL);
 }
 
 int scn_terms_have(const struct scn_rule *r, const char *name)

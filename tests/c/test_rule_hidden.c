@@ -1,9 +1,9 @@
 /* Tests of the rows for the output bugs scn-conform's hidden_miss showed
  * behind a size-0 rule (apr, stb, linux-tools), of trio's %g style and %a
- * digits, and of their terms (oracles/rule_terms.c: arg=fzero, flag0before,
- * exponly, samenumber, gstyleswap, hextieaway, scaledbelowone, fdigits>,
- * intdigits>, ofmagnitude, respelled, digitsnear, twicerounded; the digits
- * of digitsonly): each row claims its bug, alone, and not a
+ * digits, of sqlite's outputs that stop at a specification, and of their
+ * terms (oracles/rule_terms.c: arg=fzero, flag0before, exponly, samenumber,
+ * gstyleswap, hextieaway, scaledbelowone, fdigits>, intdigits>, ofmagnitude,
+ * respelled, digitsnear, twicerounded, cutat; the digits of digitsonly): each row claims its bug, alone, and not a
  * neighbouring wrong output of the same case shape (a digit, a sign, a
  * width or another flag besides). */
 #define _GNU_SOURCE
@@ -154,14 +154,61 @@ static const struct claim {
     { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", " 1.12", 0, "a space besides" },
 };
 
+/* Each claim of a table, its case's first specification the culprit or
+ * (whole) none, the output target's (NULL: the row's targets) */
+static void check_claims(const struct claim *table, size_t n, int whole, const char *target)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct claim *t = &table[i];
+        const struct scn_rule *r = row(t->row);
+        CHECK(claims(r, t->text, whole, target ? target : r->targets, t->ref, t->out) == t->claimed,
+              "%s, %s: %s (%s)", t->row, t->text, t->what, t->claimed ? "not claimed" : "claimed");
+    }
+}
+
 static void test_rows(void)
 {
-    for (size_t i = 0; i < sizeof claim_table / sizeof claim_table[0]; i++) {
-        const struct claim *t = &claim_table[i];
-        const struct scn_rule *r = row(t->row);
-        CHECK(claims(r, t->text, 0, r->targets, t->ref, t->out) == t->claimed, "%s, %s: %s (%s)", t->row, t->text,
-              t->what, t->claimed ? "not claimed" : "claimed");
-    }
+    check_claims(claim_table, sizeof claim_table / sizeof claim_table[0], 0, NULL);
+}
+
+/* The rows whose term cutat takes, in a whole-case difference, the
+ * specification the target stopped just before as the culprit: a case, what
+ * the reference printed for the whole case and what sqlite printed. */
+static const struct claim cut_table[] = {
+    /* an unknown length modifier ends the output */
+    { "sqlite-length-ends-output", "\"abc%hhndef\" n:schar", "abcdef", "abc", 1, "%%hhn: the output ends" },
+    { "sqlite-length-ends-output", "\"[%hd]\" int:5", "[5]", "[", 1, "%%hd: the output ends" },
+    { "sqlite-length-ends-output", "\"x%tn|%d\" n:ptrdiff int:5", "x|5", "x", 1, "%%tn, a conversion after it" },
+    { "sqlite-length-ends-output", "\"abc%hhndef\" n:schar", "abcdef", "ab", 0, "cut before the text" },
+    { "sqlite-length-ends-output", "\"abc%hhndef\" n:schar", "abcdef", "abcd", 0, "cut after the specification" },
+    { "sqlite-length-ends-output", "\"abc%hhndef\" n:schar", "abcdef", "abx", 0, "a wrong byte" },
+    { "sqlite-length-ends-output", "\"abc%hhndef\" n:schar", "abxdef", "abc", 0, "the reference's output does not go on from it" },
+    { "sqlite-length-ends-output", "\"ab%lnc%hhn\" n:long n:schar", "abc", "ab", 0, "cut at %%ln (sqlite knows l)" },
+    { "sqlite-length-ends-output", "\"%d|%hhn\" int:12 n:schar", "12|", "1", 0, "cut inside the %%d's digits" },
+    /* no %b */
+    { "sqlite-b-ends-output", "\"[%.0b]\" uint:0", "[]", "[", 1, "%%.0b of 0" },
+    { "sqlite-b-ends-output", "\"[%.0d]\" int:0", "[]", "[", 0, "%%.0d: not %%b" },
+    /* %lc of 0 writes a NUL */
+    { "sqlite-lc-nul-ends-output", "\"[%lc]\" wint:0", "[]", "[", 1, "%%lc of 0" },
+    { "sqlite-lc-nul-ends-output", "\"[%lc]\" wint:65", "[A]", "[", 0, "%%lc of 'A'" },
+    /* the temporary buffer sqlite cannot get into the exact size */
+    { "sqlite-tempbuf-cut-int", "\"ab%.40d\" int:1", "ab0000000000000000000000000000000000000001", "ab", 1, "%%.40d" },
+    { "sqlite-tempbuf-cut-int", "\"ab%.30d\" int:1", "ab000000000000000000000000000001", "ab", 0, "a precision of 30" },
+    { "sqlite-tempbuf-cut-int", "\"ab%.40d\" int:1", "ab0000000000000000000000000000000000000001", "", 0, "the text dropped too" },
+    { "sqlite-tempbuf-cut-zeropad", "\"%040d|\" int:-7", "-000000000000000000000000000000000000007|", "", 1, "%%040d" },
+    { "sqlite-tempbuf-cut-zeropad", "\"%40d|\" int:-7", "                                      -7|", "", 0, "no 0 flag" },
+    { "sqlite-tempbuf-cut-float-width", "\"x%60.1f\" double:0x1p+0", "x                                                         1.0", "x", 1, "%%60.1f" },
+    { "sqlite-tempbuf-cut-float-width", "\"x%50.1f\" double:0x1p+0", "x                                               1.0", "x", 0, "a width of 50" },
+    { "sqlite-tempbuf-cut-float-prec", "\"x%.60f\" double:0x0p+0", "x0.000000000000000000000000000000000000000000000000000000000000", "x", 1, "%%.60f" },
+    { "sqlite-tempbuf-cut-float-prec", "\"x%.60f\" double:0x0p+0", "x0.000000000000000000000000000000000000000000000000000000000000", "x0.0", 0, "some digits written" },
+};
+
+static void test_cut_rows(void)
+{
+    check_claims(cut_table, sizeof cut_table / sizeof cut_table[0], 1, "sqlite");
+    /* cutat never holds with a culprit: the specification alone is judged by the specification's own rows */
+    CHECK(!claims(row("sqlite-length-ends-output"), "\"[%hd]\" int:5", 0, "sqlite", "[5]", "["),
+          "cutat with a culprit");
 }
 
 /* stb: digitsonly reads a long output's number whole (%.1300e: 18 digits, then zeros) */
@@ -187,5 +234,6 @@ int main(void)
     unsetenv("SCN_ALLOWANCES");
     test_rows();
     test_stb_long_digits();
+    test_cut_rows();
     return check_summary("test_rule_hidden");
 }
