@@ -4,7 +4,7 @@
  *                  [--int-size] [--version TEXT] [--title TEXT] [--build LINE] CASE
  *
  * The case (docs/CASE_FORMAT.md) is parsed by the one case parser; the program
- * written on stdout includes only standard headers: it calls the target's
+ * written on stdout includes only standard C and POSIX headers: it calls the target's
  * real entry point (FN, by default vsnprintf for a C99 target, vscnprintf for
  * a scnprintf-family one, as the target's library exports it) with the case's
  * arguments as C literals, at the case's buffer sizes (without sizes: one
@@ -12,7 +12,10 @@
  * each %n value and the bytes past the size with what the reference engine
  * (ref, or ref-kernel for a kernel-dialect target) gives for the same call,
  * computed here. It prints expected and actual and exits 1 when they differ:
- * the bug is present. A maintainer needs nothing of this project to run it.
+ * the bug is present. Each size's call runs in a child process: a call that
+ * dies (a signal, a sanitizer's report) or does not return within
+ * CALL_SECONDS is reported as what it is and exits 1 too, the other sizes
+ * still checked. A maintainer needs nothing of this project to run it.
  * --int-size: the entry takes its size as an int (stb's stbsp_vsnprintf).
  * A NAME this build has no in-process target of (an executor libc: dietlibc,
  * klibc) is taken as an ISO C99 vsnprintf when --version names it.
@@ -45,6 +48,8 @@ struct expect {
 };
 
 #define GUARD 64 /* bytes past the size that must stay untouched */
+#define CALL_SECONDS 5 /* longer: a call that never returns (a printf call takes milliseconds) */
+#define SANITIZER_EXIT 3 /* a child's status after a sanitizer's report */
 
 /* A C string literal of n bytes: printable ASCII as itself, the rest octal
  * (an octal escape takes at most three digits, so no following digit joins it). */
@@ -206,8 +211,9 @@ static void emit_prologue(FILE *o, const struct opts *op, const struct scn_targe
           " * vscnprintf contract: bytes written without the NUL, 0 at size 0) require,\n"
           " * as scnfuzz's reference engine computes it.\n"
           " * Exit status 1: the bug is present; 0: the call behaves as expected. */\n"
-          "#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n"
-          "#include <string.h>\n#include <sys/types.h>\n", o);
+          "#include <signal.h>\n#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n"
+          "#include <stdio.h>\n#include <string.h>\n#include <sys/types.h>\n#include <sys/wait.h>\n"
+          "#include <unistd.h>\n", o);
     fputs(needs_wchar(c) ? "#include <wchar.h>\n\n" : "\n", o);
     if (c->round != SCN_ROUND_NEAREST) /* the case's round=: as scn_case_call (core/case/case_round.c) */
         fputs("/* fesetround(mode) of <fenv.h> without libm (the one-line build has no -lm): x86-64's two\n"
@@ -260,8 +266,9 @@ static void emit_helpers(FILE *o, int fam)
           "        else printf(\"\\\\x%02x\", ch);\n    }\n    printf(\"\\\"\\n\");\n}\n\n", o);
     fprintf(o, "#define GUARD %d\n\n", GUARD);
     fputs("/* buf holds size bytes between two guards of GUARD bytes, all 0xa5 before the call */\n"
-          "static int check(size_t size, const char *buf, int ret, const char *exp, size_t nexp, int expret)\n"
-          "{\n    int bad = expret < 0 ? ret >= 0 : ret != expret;\n    size_t n = 0;\n"
+          "static int check(size_t size, const char *buf, int ret, const char *exp, size_t nexp, int expret,\n"
+          "                 int n_wrong)\n"
+          "{\n    int bad = n_wrong || (expret < 0 ? ret >= 0 : ret != expret);\n    size_t n = 0;\n"
           "    for (size_t i = 1; i <= GUARD; i++)\n"
           "        if ((unsigned char)buf[-(long)i] != 0xa5) {\n"
           "            printf(\"  byte buf[-%zu] written, before the buffer\\n\", i);\n"
@@ -278,6 +285,40 @@ static void emit_helpers(FILE *o, int fam)
           "    printf(\"size %zu: %s\\n\", size, bad ? \"WRONG\" : \"as expected\");\n"
           "    show(\"expected\", exp, size > 0 && expret >= 0 ? nexp : 0, expret);\n"
           "    show(\"actual\", buf, n, ret);\n    return bad;\n}\n\n", o);
+    /* A memory bug (a write below or past a buffer that reaches a return address or unmapped
+     * memory) or a call that never returns must still be reported as the bug, with the other
+     * sizes' results: each size runs in a child, its death or its silence is the bug seen. */
+    fprintf(o, "#define CALL_SECONDS %d\n#define SANITIZER_EXIT %d\n\n"
+               "/* Built with -fsanitize, a sanitizer's report ends the child with SANITIZER_EXIT, told\n"
+               " * apart from a wrong output's 1 (the runtimes call these hooks; otherwise unused). */\n"
+               "const char *__asan_default_options(void);\nconst char *__ubsan_default_options(void);\n"
+               "const char *__asan_default_options(void) { return \"exitcode=%d\"; }\n"
+               "const char *__ubsan_default_options(void) { return \"exitcode=%d\"; }\n\n",
+            CALL_SECONDS, SANITIZER_EXIT, SANITIZER_EXIT, SANITIZER_EXIT);
+    fputs("static const char *signal_name(int sig)\n{\n"
+          "    return sig == SIGSEGV ? \"SIGSEGV, a bad memory access\" : sig == SIGBUS ? \"SIGBUS\"\n"
+          "         : sig == SIGABRT ? \"SIGABRT, an abort (a stack-smashing or heap check?)\"\n"
+          "         : sig == SIGFPE ? \"SIGFPE\" : sig == SIGILL ? \"SIGILL\" : \"a signal\";\n}\n\n"
+          "/* Runs one size's call and checks in a child process: a call that crashes or never\n"
+          " * returns is reported (and counted as the bug) instead of ending the program. */\n"
+          "static int isolated(int (*at_size)(void), size_t size)\n{\n    int status;\n    pid_t pid;\n"
+          "    fflush(stdout);\n    pid = fork();\n"
+          "    if (pid < 0) /* no child to be had: the call in this process */\n        return at_size();\n"
+          "    if (pid == 0) {\n        alarm(CALL_SECONDS);\n        status = at_size();\n"
+          "        fflush(stdout);\n        _exit(status);\n    }\n"
+          "    if (waitpid(pid, &status, 0) != pid) {\n        perror(\"waitpid\");\n        return 1;\n    }\n"
+          "    if (WIFEXITED(status)) {\n"
+          "        if (WEXITSTATUS(status) == SANITIZER_EXIT)\n"
+          "            printf(\"size %zu: WRONG: a sanitizer reported the call (its report is on stderr)\\n\", size);\n"
+          "        else if (WEXITSTATUS(status) > 1)\n"
+          "            printf(\"size %zu: WRONG: the call's process exited with status %d\\n\", size, WEXITSTATUS(status));\n"
+          "        return WEXITSTATUS(status) != 0;\n    }\n"
+          "    if (WTERMSIG(status) == SIGALRM)\n"
+          "        printf(\"size %zu: WRONG: the call did not return within %d s\\n\", size, CALL_SECONDS);\n"
+          "    else\n"
+          "        printf(\"size %zu: WRONG: the call died of signal %d (%s)\\n\", size, WTERMSIG(status),\n"
+          "               signal_name(WTERMSIG(status)));\n"
+          "    return 1;\n}\n\n", o);
 }
 
 static int ref_scn_call(void *t, char *buf, size_t size, const char *fmt, va_list ap)
@@ -304,10 +345,12 @@ static int reference_at(const struct scn_target *ref, int fam, struct scn_case *
     return 0;
 }
 
-static void emit_size_block(FILE *o, const struct scn_case *c, size_t size, const struct expect *e)
+/* The call at the case's k-th size and its check, as function size_k of the program. */
+static void emit_size_block(FILE *o, const struct scn_case *c, size_t k, size_t size, const struct expect *e)
 {
-    fprintf(o, "    {\n        static char guarded[GUARD + %zu + GUARD];\n        char *buf = guarded + GUARD;\n"
-               "        static const char exp[] = ", size);
+    fprintf(o, "static int size_%zu(void) /* size %zu */\n{\n    int bad = 0;\n    {\n"
+               "        static char guarded[GUARD + %zu + GUARD];\n        char *buf = guarded + GUARD;\n"
+               "        static const char exp[] = ", k, size, size);
     emit_literal(o, e->bytes, e->nbytes);
     fputs(";\n        int ret;\n        memset(guarded, 0xa5, sizeof guarded);\n", o);
     for (size_t i = 0; i < c->nargs; i++)
@@ -317,14 +360,18 @@ static void emit_size_block(FILE *o, const struct scn_case *c, size_t size, cons
         fputs(",\n                   ", o);
         emit_arg_expr(o, c, i);
     }
-    fprintf(o, ");\n        bad |= check(%zu, buf, ret, exp, sizeof exp - 1, %d);\n", size, e->ret);
+    /* a wrong %n value makes the size's verdict WRONG; its detail follows the verdict */
+    fprintf(o, ");\n        bad |= check(%zu, buf, ret, exp, sizeof exp - 1, %d, 0", size, e->ret);
+    for (size_t i = 0; i < c->nargs; i++)
+        if (c->args[i].type == SCN_ARG_N) fprintf(o, "\n                     || (long long)a%zu != %lldLL", i, e->nval[i]);
+    fputs(");\n", o);
     for (size_t i = 0; i < c->nargs; i++) {
         if (c->args[i].type != SCN_ARG_N) continue;
-        fprintf(o, "        if ((long long)a%zu != %lldLL) {\n"
-                   "            printf(\"  %%%%n (argument %zu) stored %%lld, expected %lld\\n\", (long long)a%zu);\n"
-                   "            bad = 1;\n        }\n", i, e->nval[i], i + 1, e->nval[i], i);
+        fprintf(o, "        if ((long long)a%zu != %lldLL)\n"
+                   "            printf(\"  %%%%n (argument %zu) stored %%lld, expected %lld\\n\", (long long)a%zu);\n",
+                i, e->nval[i], i + 1, e->nval[i], i);
     }
-    fputs("    }\n", o);
+    fputs("    }\n    return bad;\n}\n\n", o);
 }
 
 static int parse_opts(int argc, char **argv, struct opts *op)
@@ -377,16 +424,20 @@ static int write_reproducer(FILE *o, struct opts *op, const struct scn_target *t
     scn_case_format(c, text, sizeof text);
     emit_prologue(o, op, t, fam, c, text);
     emit_helpers(o, fam);
-    fputs("int main(void)\n{\n    static const char fmt[] = ", o);
+    fputs("static const char fmt[] = ", o);
     emit_literal(o, c->fmt, c->fmt_len);
-    fputs(";\n    int bad = 0;\n", o);
+    fputs(";\n", o);
     if (emit_arg_objects(o, c) < 0) return -1;
+    fputc('\n', o);
     for (size_t k = 0; k < nsizes; k++) {
         struct expect e;
         if (reference_at(ref, fam, c, sizes[k], &e) < 0) return -1;
-        emit_size_block(o, c, sizes[k], &e);
+        emit_size_block(o, c, k, sizes[k], &e);
         free(e.bytes);
     }
+    fputs("int main(void)\n{\n    int bad = 0;\n", o);
+    for (size_t k = 0; k < nsizes; k++)
+        fprintf(o, "    bad |= isolated(size_%zu, %zu);\n", k, sizes[k]);
     fputs("    puts(bad ? \"BUG PRESENT\" : \"ok: no difference\");\n    return bad;\n}\n", o);
     return 0;
 }

@@ -14,6 +14,8 @@ while the bug is there, 0 where the implementation behaves.
   from linux-source-6.1, compiled beside the reproducer
 - the control: the same programs for a case every implementation prints
   right exit 0, so an exit 1 is the bug's, not the program's
+- a call that dies (a signal) is the bug seen at its size, not the end of
+  the program: it says so, exits 1, and still checks the other sizes
 """
 import pathlib
 import re
@@ -52,10 +54,11 @@ def run(tmp_path, compile_cmd):
 
 
 def standalone(source):
-    """Only standard headers: nothing of the project."""
+    """Only standard C and POSIX headers (fork and waitpid: each size's call in
+    a child): nothing of the project."""
     includes = re.findall(r'^#include\s+[<"]([^>"]+)[>"]', source, re.M)
-    assert includes and all(h in {"stdarg.h", "stddef.h", "stdint.h", "stdio.h", "string.h", "sys/types.h",
-                                  "wchar.h"} for h in includes), includes
+    assert includes and all(h in {"signal.h", "stdarg.h", "stddef.h", "stdint.h", "stdio.h", "string.h",
+                                  "sys/types.h", "sys/wait.h", "unistd.h", "wchar.h"} for h in includes), includes
     assert '#include "' not in source
 
 
@@ -156,3 +159,18 @@ def test_picolibc_reproducer_against_the_object_built_from_the_fetched_source(tm
     assert r.returncode == 1 and 'expected ret 1, buffer "0"' in r.stdout and 'actual   ret 0, buffer ""' in r.stdout
     write(tmp_path, ["--target", "picolibc", "--entry", "picolibc_vsnprintf", '"[%#o]" uint:0 @0,3,9'])
     assert run(tmp_path, link).returncode == 0
+
+
+def test_a_call_that_dies_is_reported_and_the_other_sizes_still_run(tmp_path):
+    """An entry point that crashes at size 0 only (as stb's writes outside its
+    arrays do): the reproducer runs each size's call in a child, reports the
+    death at that size, checks the others and exits 1."""
+    write(tmp_path, ["--target", "glibc", "--entry", "dying_vsnprintf", '"abc" @0,8'])
+    (tmp_path / "dying.c").write_text(
+        "#include <signal.h>\n#include <stdarg.h>\n#include <stdio.h>\n"
+        "int dying_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)\n"
+        "{\n    if (size == 0) raise(SIGSEGV);\n    return vsnprintf(buf, size, fmt, ap);\n}\n")
+    r = run(tmp_path, ["cc", "-Wall", "-Wextra", "-Werror", "-o", "reproducer", "reproducer.c", "dying.c"])
+    assert r.returncode == 1, r.stdout
+    assert r.stdout.splitlines()[0] == "size 0: WRONG: the call died of signal 11 (SIGSEGV, a bad memory access)"
+    assert "size 8: as expected" in r.stdout and r.stdout.rstrip().endswith("BUG PRESENT")

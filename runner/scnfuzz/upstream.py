@@ -4,9 +4,10 @@ oracles/known_bugs.tsv.
   scnfuzz upstream ROW [--out DIR] [--target NAME]
       the report text of one row (Markdown on stdout, or DIR/report.md with
       DIR/reproducer.c beside it): implementation and version, the standard's
-      words, the standalone reproducer (programs/scn_reproducer.c: standard
-      headers only, the implementation's real entry point, exit 1 while the
-      bug is there) with its one-line build command, expected vs actual (the
+      words, the standalone reproducer (programs/scn_reproducer.c: standard C
+      and POSIX headers only, the implementation's real entry point, exit 1
+      while the bug is there, a crash or a hang of the call included) with its
+      one-line build command (with -fsanitize for a crash row), expected vs actual (the
       reproducer compiled and run here when its build works on this machine,
       else scn-replay's outputs of the in-process target), and the cause and
       proposed fix of the row's draft (docs/upstream/ROW.md) where one is
@@ -67,19 +68,24 @@ class Impl:
 
 RUN = " && ./reproducer"
 ASAN_LINK = "cc -fsanitize=address,undefined -o reproducer reproducer.c"
+LTOOLS_CC = "cc -include stdarg.h -o reproducer reproducer.c "
 IMPLS = {
     "glibc": Impl("vsnprintf", "cc -o reproducer reproducer.c" + RUN,
                   report_to="https://sourceware.org/bugzilla/ (product glibc, component stdio)"),
     "musl": Impl("vsnprintf", "musl-gcc -static -o reproducer reproducer.c" + RUN, tools=("musl-gcc",),
                  report_to="musl@lists.openwall.com (https://www.musl-libc.org/support.html)",
                  obj="core/targets/musl/scn_musl.o"),
-    "linux-tools": Impl("vscnprintf", "cc -o reproducer reproducer.c tools/lib/vsprintf.c -Itools/include" + RUN
+    # tools/lib/vsprintf.c calls va_start but includes no <stdarg.h>: it has it from
+    # tools/include/linux/kernel.h only, and where -Itools/include finds no such file
+    # (a tree of the file alone, as the build extracts it) the system's uapi
+    # <linux/kernel.h> stands in, without it: va_start undeclared. -include stdarg.h
+    # makes the line build in either tree.
+    "linux-tools": Impl("vscnprintf", LTOOLS_CC + "tools/lib/vsprintf.c -Itools/include" + RUN
                         + "   # in the linux-source-6.1 tree",
                         report_to="linux-kernel@vger.kernel.org, Cc the tools/lib maintainers "
                         "(scripts/get_maintainer.pl tools/lib/vsprintf.c)",
                         # the build extracts only tools/lib/vsprintf.c: the header it compiles it with
-                        here="cc -o reproducer reproducer.c "
-                        "BUILD/core/targets/linux-tools/ltsrc/linux-source-6.1/tools/lib/vsprintf.c "
+                        here=LTOOLS_CC + "BUILD/core/targets/linux-tools/ltsrc/linux-source-6.1/tools/lib/vsprintf.c "
                         "-IROOT/core/targets/linux-tools/shim" + RUN),
     "dietlibc": Impl("vsnprintf", "diet gcc -o reproducer reproducer.c" + RUN, tools=("diet",),
                      report_to="dietlibc mailing list (https://www.fefe.de/dietlibc/)"),
@@ -168,6 +174,8 @@ def row_case(row):
     m = re.search(r"(?:^|&)size=(\d+)", row.pattern)
     if m and not re.search(r'\s@[\d,]+$', case):
         case += f" @{m.group(1)}"
+    elif row.signature.startswith("n-consistent:") and not re.search(r'\s@[\d,]+$', case):
+        case += " @1"  # %n against the output cut short: one buffer that holds it all shows no difference
     return case
 
 
@@ -176,12 +184,39 @@ def build_dir():
     return pathlib.Path(d) if d else ROOT / "build" / "default"
 
 
+SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=all"
+SANITIZE_NOTE = ("-fsanitize: scnfuzz saw this bug as a crash or a sanitizer's report (undefined behaviour, "
+                 "an access outside an object); built so, the reproducer names the fault and its line, and "
+                 "each size's call runs in a child whose death counts as the bug (exit 1)")
+
+
+def crash_row(row):
+    return row.signature.split(":", 1)[0] == "crash"
+
+
+def build_lines(row, target):
+    """The build line a maintainer runs, and this machine's (None: the same).
+    A crash row's compiler lines build with the sanitizers that saw the crash:
+    without them undefined behaviour can pass unseen (stb's INT_MIN negation)."""
+    impl = IMPLS.get(target)
+    if not impl:
+        return "cc -o reproducer reproducer.c <the implementation's library>" + RUN, None
+    if not crash_row(row):
+        return impl.build, impl.here
+
+    def sanitized(line):
+        return line if "-fsanitize" in line else re.sub(r"(?<![\w-])cc -o reproducer", f"cc {SANITIZE} -o reproducer",
+                                                         line, count=1)
+    return sanitized(impl.build), impl.here and sanitized(impl.here)
+
+
 def reproducer_source(row, target):
-    """The standalone C program (scn-reproducer's output) and its build line."""
+    """The standalone C program (scn-reproducer's output), its build line
+    and this machine's (None: the same)."""
     impl = IMPLS.get(target)
     cmd = [str(build.tool("scn-reproducer")), "--target", target,
            "--title", f"{row.id} ({target}), scnfuzz oracles/known_bugs.tsv", "--version", row.versions]
-    line = impl.build if impl else "cc -o reproducer reproducer.c <the implementation's library>" + RUN
+    line, here = build_lines(row, target)
     if impl:
         cmd += ["--entry", impl.entry]
         if impl.family:
@@ -192,7 +227,7 @@ def reproducer_source(row, target):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode:
         raise SetupError(f"scn-reproducer: {p.stderr.strip() or 'failed'}")
-    return p.stdout, line
+    return p.stdout, line, here
 
 
 def run_reproducer(source, line, workdir, here=None):
@@ -206,12 +241,18 @@ def run_reproducer(source, line, workdir, here=None):
     tool = line.split()[0] if not line.startswith("printf") else "cc"
     if not shutil.which(tool):
         return False, None, f"{tool} is not installed here"
+    absent = [w for w in line.split() if w.startswith(str(build_dir()) + "/") and not pathlib.Path(w).exists()]
+    if absent:  # a target the build leaves out (its source fetched or unpacked at configure time)
+        return False, None, f"the build has no {absent[0]}"
     compile_part, _, _ = line.rpartition(RUN)
     c = subprocess.run(["sh", "-c", compile_part], cwd=workdir, capture_output=True, text=True)
     if c.returncode:
         return False, None, (c.stderr or c.stdout).strip()[-400:]
-    r = subprocess.run(["./reproducer"], cwd=workdir, capture_output=True, text=True, timeout=60)
-    return True, r.returncode, r.stdout
+    # each size's call is bounded in the reproducer itself (a child with an alarm of 5 s,
+    # reported as the bug): this bounds the program, of up to 16 sizes
+    r = subprocess.run(["./reproducer"], cwd=workdir, capture_output=True, text=True, timeout=300)
+    # a sanitizer's report (the asan objects' builds) is on stderr: what the reproducer saw too
+    return True, r.returncode, r.stdout + (r.stderr and "\n" + r.stderr)
 
 
 def replay_outputs(row, target):
@@ -245,10 +286,12 @@ def report_text(row, target, source, line, outcome):
              "## What happens", ""]
     if row.notes:
         lines += ["```", row.notes, "```", ""]
-    lines += ["## Reproducer", "", "`reproducer.c` (standard headers only), built and run with:", "",
+    lines += ["## Reproducer", "", "`reproducer.c` (standard C and POSIX headers only), built and run with:", "",
               "```sh", line, "```", ""]
     if "BUILD/" in line:
         lines += [FROM_SOURCE_NOTE.replace("ENTRY", impl.entry), ""]
+    if crash_row(row) and SANITIZE in line:
+        lines += [SANITIZE_NOTE, ""]
     lines += ["```c", source.rstrip(), "```", "", "## Expected vs actual", ""]
     if ran:
         lines += [f"Run on this machine (exit status {status}: "
@@ -267,10 +310,10 @@ def one(args):
     target = args.target or row.targets[0]
     if target not in row.targets:
         raise UsageError(f"upstream: '{row.id}' lists {', '.join(row.targets)}, not {target}")
-    source, line = reproducer_source(row, target)
+    source, line, here = reproducer_source(row, target)
     with tempfile.TemporaryDirectory(prefix="scn-upstream-") as tmp:
-        impl = IMPLS.get(target)
-        outcome = run_reproducer(source, line, tmp, impl.here if impl else None)
+        outcome = (run_reproducer(source, line, tmp, here) if target in IMPLS else
+                   (False, None, f"scnfuzz has no build line for {target}'s library"))
     text = report_text(row, target, source, line, outcome)
     if args.out:
         out = pathlib.Path(args.out)
@@ -292,7 +335,7 @@ def list_markdown():
              "Every row of `oracles/known_bugs.tsv` whose kind is `bug` (a gap is a feature an "
              "implementation lacks, not a bug), with its state. `./scnfuzz upstream ROW` writes the "
              "report for a row: the implementation and version, the standard's words, a standalone "
-             "`reproducer.c` (standard headers only; it calls the implementation's real entry point "
+             "`reproducer.c` (standard C and POSIX headers only; it calls the implementation's real entry point "
              "and exits 1 while the bug is there) with its one-line build command, expected vs actual, "
              "and the cause and proposed fix of its draft in `docs/upstream/ROW.md` where one is "
              "written. This page is made by `./scnfuzz upstream --list --markdown docs/UPSTREAM.md`.", "",
@@ -313,7 +356,7 @@ def add_parser(sub, epilog):
     p = sub.add_parser("upstream", help="the report text of a known-bug row, with a standalone reproducer.c "
                        "(or --list: every bug row and its state, docs/UPSTREAM.md)",
                        description="For a bug row of oracles/known_bugs.tsv: the implementation and version, "
-                       "the standard's words, a standalone reproducer.c (standard headers only, the "
+                       "the standard's words, a standalone reproducer.c (standard C and POSIX headers only, the "
                        "implementation's real entry point, exit 1 while the bug is there) with its build "
                        "line, expected vs actual, and the cause and proposed fix of its draft "
                        "(docs/upstream/ROW.md). Exit 0, or 2 on a usage or set-up error.", epilog=epilog)
