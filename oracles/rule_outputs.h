@@ -157,6 +157,13 @@ int scn_out_ref_of_magnitude(const struct scn_case *c, enum scn_dialect d, int *
 int scn_out_respelled(const unsigned char *out, size_t len, const unsigned char *other, size_t olen,
                       const struct scn_arg *val, long w, unsigned flags, long prec);
 
+/* precless: out (ret, len bytes) is what the reference engine writes for
+ * val with a smaller precision than prec (one of 0 .. prec - 1), the same
+ * conversion, flags and width w, in the direction r: curl's FORMAT_DOUBLE
+ * lowers the precision by the value's integer digits even for %e and %g. */
+int scn_out_less_prec(const struct scn_arg *val, char conv, unsigned flags, long w, long prec, enum scn_round r,
+                      int ret, const unsigned char *out, size_t len);
+
 /* asround: out (ret, len bytes) is what the reference engine prints for c
  * called under direction r instead of c's own (c: the culprit's sub-case,
  * or the whole case), byte for byte and the same return value; the

@@ -259,17 +259,27 @@ EXACT(t_hextieaway)
     /* a tie: away and to even differ, and the blamed output is away's */
     return scn_out_hex_ok(out, len, &want) && !scn_out_hex_ok(out, len, &even);
 }
+/* the culprit's field width, flags and precision (-1 none), and the blamed output */
+struct blamed_form {
+    int ret;
+    const unsigned char *out;
+    size_t len;
+    unsigned fl;
+    long w, prec;
+};
+static int blamed_form(const struct scn_term_ctx *x, struct blamed_form *b)
+{
+    b->fl = 0, b->prec = -1;
+    b->w = SPEC ? scn_form_field_width(x->c, x->s, &b->fl) : 0;
+    return SPEC && OUTS && !scn_form_arg_prec(x->c, x->s, &b->prec) && blamed_output(x, &b->ret, &b->out, &b->len);
+}
 /* the %g/%G culprit's blamed output is the reference's style e writing
  * (rule_outputs.h, scn_out_g_style_e; more: P digits after the point) */
 static int g_style_e(const struct scn_term_ctx *x, int more)
 {
-    int ret;
-    const unsigned char *out;
-    size_t len;
-    unsigned fl = 0;
-    long prec = -1, w = SPEC ? scn_form_field_width(x->c, x->s, &fl) : 0;
-    return SPEC && OUTS && !scn_form_arg_prec(x->c, x->s, &prec) && blamed_output(x, &ret, &out, &len) &&
-           scn_out_g_style_e(x->val, x->s->conv, fl, w, prec, (enum scn_round)x->c->round, more, ret, out, len);
+    struct blamed_form b;
+    return blamed_form(x, &b) && scn_out_g_style_e(x->val, x->s->conv, b.fl, b.w, b.prec, (enum scn_round)x->c->round,
+                                                   more, b.ret, b.out, b.len);
 }
 EXACT(t_scaledbelowone)
 {
@@ -332,6 +342,13 @@ static int blamed_digits(const struct scn_term_ctx *x, blamed_digits_fn *fn)
     const struct scn_culprit *k = x->k;
     return SPEC && OUTS && blamed_output(x, &ret, &out, &len) &&
            fn(k->oa, k->la, k->ob, k->lb, out, len, x->val, x->s->conv, fl, w);
+}
+EXACT(t_precless)
+{
+    UNUSED;
+    struct blamed_form b;
+    return blamed_form(x, &b) && scn_out_less_prec(x->val, x->s->conv, b.fl, b.w, b.prec, (enum scn_round)x->c->round,
+                                                   b.ret, b.out, b.len);
 }
 EXACT(t_digitsnear) { UNUSED; return blamed_digits(x, scn_out_digits_near); }
 EXACT(t_twicerounded) { UNUSED; return blamed_digits(x, scn_out_twice_rounded); }

@@ -152,6 +152,15 @@ static const struct claim {
     { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", "1.13", 0, "no rounding of it" },
     { "stb-float-double-rounding", "\"%.3f\" double:0x1.1d70a3d70a3d7p+0", "1.115", "1.116", 0, "%.3f: no rounding of it" },
     { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", " 1.12", 0, "a space besides" },
+    /* curl: the precision lowered by the integer digits (precless) */
+    { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.fffffffffffffp+1023", "1.79769313486231571e+308", "1.797693134862316e+308", 1, "DBL_MAX's %%.17e: 15 digits" },
+    { "curl-float-prec-cut-intdigits", "\"%30.17e\" double:0x1.fffffffffffffp+1023", "      1.79769313486231571e+308", "        1.797693134862316e+308", 1, "in its field" },
+    { "curl-float-prec-cut-intdigits", "\"%.17g\" double:0x1.fffffffffffffp+1023", "1.7976931348623157e+308", "1.79769313486232e+308", 1, "%%.17g: 15 digits" },
+    { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.fffffffffffffp+1023", "1.79769313486231571e+308", "1.797693134862315e+308", 0, "the last digit wrong besides" },
+    { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.fffffffffffffp+1023", "1.79769313486231571e+308", "1.797693134862316e+307", 0, "the exponent wrong besides" },
+    { "curl-float-prec-cut-intdigits", "\"%30.17e\" double:0x1.fffffffffffffp+1023", "      1.79769313486231571e+308", "1.797693134862316e+308", 0, "the width dropped besides" },
+    { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.fffffffffffffp+1023", "1.79769313486231571e+308", "1.797693134862315710e+308", 0, "a digit more" },
+    { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.7d784p+26", "1.00000000000000000e+08", "1.000000000000000e+08", 0, "9 integer digits (below curl-float-prec-cap's 316, no cut)" },
 };
 
 /* Each claim of a table, its case's first specification the culprit or
