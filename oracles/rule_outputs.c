@@ -694,9 +694,9 @@ int scn_out_less_prec(const struct scn_arg *val, char conv, unsigned flags, long
 {
     static char buf[4200];
     if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE) || !strchr("fFeEgG", conv) ||
-        (unsigned)r >= SCN_ROUND__COUNT || ret < 0 || (size_t)ret != len || len >= sizeof buf || prec < 1 ||
-        w >= (long)sizeof buf)
+        (unsigned)r >= SCN_ROUND__COUNT || ret < 0 || (size_t)ret != len || len >= sizeof buf || w >= (long)sizeof buf)
         return 0;
+    if (prec < 0) prec = 6; /* none: p8's default */
     long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld : (long double)val->v.d;
     if (isnan(v) || isinf(v)) return 0;
     char fmt[32], wd[16] = "";
@@ -712,6 +712,24 @@ int scn_out_less_prec(const struct scn_arg *val, char conv, unsigned flags, long
         if (n >= (int)sizeof buf || (n < (int)len && (conv | 32) != 'g')) break;
     }
     return 0;
+}
+
+int scn_out_reads_back(const struct scn_arg *val, const unsigned char *out, size_t len)
+{
+    static char buf[4200];
+    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE) || !len || len >= sizeof buf ||
+        memchr(out, 0, len))
+        return 0;
+    long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld : (long double)val->v.d;
+    if (isnan(v) || isinf(v)) return 0;
+    memcpy(buf, out, len);
+    buf[len] = 0;
+    size_t lead = strspn(buf, " ");
+    if (!isdigit((unsigned char)buf[lead]) && !strchr("+-.", buf[lead])) return 0; /* no hexadecimal, no word */
+    char *end;
+    long double got = val->type == SCN_ARG_LDOUBLE ? strtold(buf, &end) : (long double)strtod(buf, &end);
+    if (end == buf + lead || strspn(end, " ") != strlen(end) || strpbrk(buf, "xXnNiI")) return 0;
+    return got == v && signbit(got) == signbit(v);
 }
 
 int scn_out_ref_of_magnitude(const struct scn_case *c, enum scn_dialect d, int *ret, const unsigned char **out,

@@ -158,11 +158,16 @@ int scn_out_respelled(const unsigned char *out, size_t len, const unsigned char 
                       const struct scn_arg *val, long w, unsigned flags, long prec);
 
 /* precless: out (ret, len bytes) is what the reference engine writes for
- * val with a smaller precision than prec (one of 0 .. prec - 1), the same
+ * val with a smaller precision than prec (one of 0 .. prec - 1; none, -1, is 6), the same
  * conversion, flags and width w, in the direction r: curl's FORMAT_DOUBLE
  * lowers the precision by the value's integer digits even for %e and %g. */
 int scn_out_less_prec(const struct scn_arg *val, char conv, unsigned flags, long w, long prec, enum scn_round r,
                       int ret, const unsigned char *out, size_t len);
+
+/* readsback: out (len bytes), a decimal number in its field (spaces before
+ * or after it, zeros or a sign before its digits), is val when read back
+ * (strtod, strtold for a long double), its sign too. */
+int scn_out_reads_back(const struct scn_arg *val, const unsigned char *out, size_t len);
 
 /* asround: out (ret, len bytes) is what the reference engine prints for c
  * called under direction r instead of c's own (c: the culprit's sub-case,

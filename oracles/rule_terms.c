@@ -350,6 +350,15 @@ EXACT(t_precless)
     return blamed_form(x, &b) && scn_out_less_prec(x->val, x->s->conv, b.fl, b.w, b.prec, (enum scn_round)x->c->round,
                                                    b.ret, b.out, b.len);
 }
+EXACT(t_readsback)
+{
+    UNUSED;
+    int ret;
+    const unsigned char *out;
+    size_t len;
+    return SPEC && OUTS && blamed_output(x, &ret, &out, &len) && ret >= 0 && (size_t)ret == len &&
+           scn_out_reads_back(x->val, out, len);
+}
 EXACT(t_digitsnear) { UNUSED; return blamed_digits(x, scn_out_digits_near); }
 EXACT(t_twicerounded) { UNUSED; return blamed_digits(x, scn_out_twice_rounded); }
 EXACT(t_signdropped) { UNUSED; return OUTS && scn_out_sign_dropped(x->k->oa, x->k->la, x->k->ob, x->k->lb); }
