@@ -393,6 +393,9 @@ static int other_length(const unsigned char *oa, size_t la, const unsigned char 
         const unsigned char *p = memchr(o[k], '.', (size_t)(end[k] - o[k]));
         if (p && (p == o[k] || !isdigit(p[-1]) || (!(flags & SCN_FL_HASH) && (p + 1 == end[k] || !isdigit(p[1])))))
             return 0;
+        /* a 0 before another integer digit is no carry: a digit too many (trio-leading-zero's) */
+        const unsigned char *d = o[k] + (o[k][0] && strchr("+- ", o[k][0]));
+        if (d + 1 < end[k] && d[0] == '0' && isdigit(d[1])) return 0;
     }
     if (g) return 1;
     const unsigned char *pa = memchr(oa, '.', la), *pb = memchr(ob, '.', lb); /* the fraction: as long */
@@ -712,6 +715,25 @@ int scn_out_less_prec(const struct scn_arg *val, char conv, unsigned flags, long
         if (n >= (int)sizeof buf || (n < (int)len && (conv | 32) != 'g')) break;
     }
     return 0;
+}
+
+int scn_out_leading_zero(const unsigned char *out, size_t len, const unsigned char *other, size_t olen,
+                         const struct scn_arg *val, char conv, unsigned flags, long w)
+{
+    static unsigned char cut[4200];
+    if (len + 1 >= sizeof cut || !len) return 0;
+    size_t p = 0;
+    while (p < len && out[p] == ' ') p++;
+    if (p < len && strchr("+- ", out[p])) p++;
+    if (p + 1 >= len || out[p] != '0' || !isdigit(out[p + 1])) return 0;
+    /* the 0 taken away, and a space in its place when the field was wider */
+    size_t n = 0, lead = (flags & SCN_FL_MINUS) ? 0 : (long)len <= w;
+    if (lead) cut[n++] = ' ';
+    memcpy(cut + n, out, p), n += p;
+    memcpy(cut + n, out + p + 1, len - p - 1), n += len - p - 1;
+    if ((flags & SCN_FL_MINUS) && (long)len <= w) cut[n++] = ' ';
+    if (n != olen) return 0;
+    return !memcmp(cut, other, olen) || scn_out_digits_only(cut, olen, other, olen, val, conv, flags, w);
 }
 
 int scn_out_reads_back(const struct scn_arg *val, const unsigned char *out, size_t len)

@@ -164,6 +164,14 @@ int scn_out_respelled(const unsigned char *out, size_t len, const unsigned char 
 int scn_out_less_prec(const struct scn_arg *val, char conv, unsigned flags, long w, long prec, enum scn_round r,
                       int ret, const unsigned char *out, size_t len);
 
+/* leadingzero: out (len bytes) is other (olen) with a '0' before its first
+ * digit (after the spaces and the sign), one byte longer or one padding
+ * space fewer in a field of width w, and else the same
+ * or digitsonly's difference (val, conv, flags, w): trio counts a digit too
+ * many for a value just below a power of 10. */
+int scn_out_leading_zero(const unsigned char *out, size_t len, const unsigned char *other, size_t olen,
+                         const struct scn_arg *val, char conv, unsigned flags, long w);
+
 /* readsback: out (len bytes), a decimal number in its field (spaces before
  * or after it, zeros or a sign before its digits), is val when read back
  * (strtod, strtold for a long double), its sign too. */

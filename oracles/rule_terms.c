@@ -350,6 +350,15 @@ EXACT(t_precless)
     return blamed_form(x, &b) && scn_out_less_prec(x->val, x->s->conv, b.fl, b.w, b.prec, (enum scn_round)x->c->round,
                                                    b.ret, b.out, b.len);
 }
+EXACT(t_leadingzero)
+{
+    UNUSED;
+    struct blamed_form b;
+    if (!blamed_form(x, &b) || b.ret < 0 || (size_t)b.ret != b.len) return 0;
+    const unsigned char *other = b.out == x->k->oa ? x->k->ob : x->k->oa;
+    size_t olen = b.out == x->k->oa ? x->k->lb : x->k->la;
+    return scn_out_leading_zero(b.out, b.len, other, olen, x->val, x->s->conv, b.fl, b.w);
+}
 EXACT(t_readsback)
 {
     UNUSED;

@@ -1,12 +1,14 @@
 /* Tests of the rows for the output bugs scn-conform's hidden_miss showed
  * behind a size-0 rule (apr, stb, linux-tools), of trio's %g style and %a
  * digits, of sqlite's outputs that stop at a specification, of curl's and
- * picolibc's precisions cut, and of their terms (oracles/rule_terms.c:
- * arg=fzero, flag0before, exponly, samenumber, gstyleswap, hextieaway,
- * scaledbelowone, fdigits>, intdigits>, ofmagnitude, respelled, digitsnear,
- * twicerounded, cutat, precless, readsback; the digits of digitsonly): each
- * row claims its bug, alone, and not a neighbouring wrong output of the same
- * case shape (a digit, a sign, a width or another flag besides). */
+ * picolibc's precisions cut, of trio's leading 0, and of their terms
+ * (oracles/rule_terms.c: arg=fzero, flag0before, exponly, samenumber,
+ * gstyleswap, hextieaway, scaledbelowone, fdigits>, intdigits>, ofmagnitude,
+ * respelled, digitsnear, twicerounded, cutat, precless, readsback,
+ * leadingzero; the digits of digitsonly, which takes no leading 0 for a
+ * carry): each row claims its bug, alone, and not a neighbouring wrong
+ * output of the same case shape (a digit, a sign, a width or another flag
+ * besides). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +165,20 @@ static const struct claim {
     { "picolibc-g-shortest-digits", "\"%25.19G\" double:0x1p-64", "  5.42101086242752217E-20", "5.421010862427522E-20", 0, "the width dropped besides" },
     { "picolibc-g-shortest-digits", "\"%0.19G\" double:-0x1p-64", "-5.42101086242752217E-20", "5.421010862427522E-20", 0, "the sign dropped besides" },
     { "picolibc-g-shortest-digits", "\"%.19e\" double:0x1p-64", "5.4210108624275221700e-20", "5.421010862427522e-20", 0, "not %%g" },
+    /* trio: an integer digit too many, a leading 0 (leadingzero); digitsonly takes no leading 0 for a carry */
+    { "trio-leading-zero", "\"%0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392.000000", "099999999999999991618642.000000", 1, "a leading 0, inexact digits" },
+    { "trio-leading-zero", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "099999999999999991611392", 1, "a leading 0 alone" },
+    { "trio-leading-zero", "\"%.40g\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "099999999999999991618642", 1, "%%.40g, style f" },
+    { "trio-leading-zero", "\"%.2e\" double:0x1.52d02c7e14af6p+76", "1.00e+23", "01.00e+23", 0, "not f or g" },
+    { "trio-leading-zero", "\"%40f\" double:0x1.52d02c7e14af6p+76", "          99999999999999991611392.000000", "         099999999999999991618642.000000", 1, "in its field: a space fewer" },
+    { "trio-leading-zero", "\"%-40f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392.000000          ", "099999999999999991618642.000000         ", 1, "left-justified" },
+    { "trio-leading-zero", "\"%.0f\" double:-0x1.52d02c7e14af6p+76", "-99999999999999991611392", "-099999999999999991611392", 1, "after the sign" },
+    { "trio-leading-zero", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "099999999899999991611392", 0, "a digit not the value's besides" },
+    { "trio-leading-zero", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "0099999999999999991611392", 0, "two zeros" },
+    { "trio-leading-zero", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "199999999999999991611392", 0, "a 1, no 0" },
+    { "trio-leading-zero", "\"%40f\" double:0x1.52d02c7e14af6p+76", "          99999999999999991611392.000000", "099999999999999991618642.000000", 0, "the width dropped besides" },
+    { "trio-float-inexact", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "099999999999999991618642", 0, "digitsonly: a leading 0 is no carry" },
+    { "trio-float-inexact", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "99999999999999991618642", 1, "digitsonly: the digits alone" },
     /* curl: the precision lowered by the integer digits (precless) */
     { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.fffffffffffffp+1023", "1.79769313486231571e+308", "1.797693134862316e+308", 1, "DBL_MAX's %%.17e: 15 digits" },
     { "curl-float-prec-cut-intdigits", "\"%30.17e\" double:0x1.fffffffffffffp+1023", "      1.79769313486231571e+308", "        1.797693134862316e+308", 1, "in its field" },
