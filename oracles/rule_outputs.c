@@ -374,7 +374,10 @@ static int other_length(const unsigned char *oa, size_t la, const unsigned char 
                         unsigned flags, int g)
 {
     size_t a0, a1, b0, b1;
-    if ((flags & SCN_FL_ZERO) || !unpad(oa, la, w, flags, &a0, &a1) || !unpad(ob, lb, w, flags, &b0, &b1)) return 0;
+    /* zeros padding a field are not told from digits; a 0 flag that pads nothing ("%0g") is no matter */
+    if (((flags & SCN_FL_ZERO) && (w > (long)la || w > (long)lb)) || !unpad(oa, la, w, flags, &a0, &a1) ||
+        !unpad(ob, lb, w, flags, &b0, &b1))
+        return 0;
     oa += a0, la = a1 - a0, ob += b0, lb = b1 - b0;
     if ((strchr("+- ", oa[0]) || strchr("+- ", ob[0])) && oa[0] != ob[0]) return 0;
     const unsigned char *ea = memchr(oa, 'e', la), *eb = memchr(ob, 'e', lb);
@@ -734,24 +737,6 @@ int scn_out_leading_zero(const unsigned char *out, size_t len, const unsigned ch
     if ((flags & SCN_FL_MINUS) && (long)len <= w) cut[n++] = ' ';
     if (n != olen) return 0;
     return !memcmp(cut, other, olen) || scn_out_digits_only(cut, olen, other, olen, val, conv, flags, w);
-}
-
-int scn_out_reads_back(const struct scn_arg *val, const unsigned char *out, size_t len)
-{
-    static char buf[4200];
-    if (!val || (val->type != SCN_ARG_DOUBLE && val->type != SCN_ARG_LDOUBLE) || !len || len >= sizeof buf ||
-        memchr(out, 0, len))
-        return 0;
-    long double v = val->type == SCN_ARG_LDOUBLE ? val->v.ld : (long double)val->v.d;
-    if (isnan(v) || isinf(v)) return 0;
-    memcpy(buf, out, len);
-    buf[len] = 0;
-    size_t lead = strspn(buf, " ");
-    if (!isdigit((unsigned char)buf[lead]) && !strchr("+-.", buf[lead])) return 0; /* no hexadecimal, no word */
-    char *end;
-    long double got = val->type == SCN_ARG_LDOUBLE ? strtold(buf, &end) : (long double)strtod(buf, &end);
-    if (end == buf + lead || strspn(end, " ") != strlen(end) || strpbrk(buf, "xXnNiI")) return 0;
-    return got == v && signbit(got) == signbit(v);
 }
 
 int scn_out_ref_of_magnitude(const struct scn_case *c, enum scn_dialect d, int *ret, const unsigned char **out,

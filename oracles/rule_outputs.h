@@ -172,11 +172,6 @@ int scn_out_less_prec(const struct scn_arg *val, char conv, unsigned flags, long
 int scn_out_leading_zero(const unsigned char *out, size_t len, const unsigned char *other, size_t olen,
                          const struct scn_arg *val, char conv, unsigned flags, long w);
 
-/* readsback: out (len bytes), a decimal number in its field (spaces before
- * or after it, zeros or a sign before its digits), is val when read back
- * (strtod, strtold for a long double), its sign too. */
-int scn_out_reads_back(const struct scn_arg *val, const unsigned char *out, size_t len);
-
 /* asround: out (ret, len bytes) is what the reference engine prints for c
  * called under direction r instead of c's own (c: the culprit's sub-case,
  * or the whole case), byte for byte and the same return value; the

@@ -359,15 +359,6 @@ EXACT(t_leadingzero)
     size_t olen = b.out == x->k->oa ? x->k->lb : x->k->la;
     return scn_out_leading_zero(b.out, b.len, other, olen, x->val, x->s->conv, b.fl, b.w);
 }
-EXACT(t_readsback)
-{
-    UNUSED;
-    int ret;
-    const unsigned char *out;
-    size_t len;
-    return SPEC && OUTS && blamed_output(x, &ret, &out, &len) && ret >= 0 && (size_t)ret == len &&
-           scn_out_reads_back(x->val, out, len);
-}
 EXACT(t_digitsnear) { UNUSED; return blamed_digits(x, scn_out_digits_near); }
 EXACT(t_twicerounded) { UNUSED; return blamed_digits(x, scn_out_twice_rounded); }
 EXACT(t_signdropped) { UNUSED; return OUTS && scn_out_sign_dropped(x->k->oa, x->k->la, x->k->ob, x->k->lb); }

@@ -1,14 +1,14 @@
 /* Tests of the rows for the output bugs scn-conform's hidden_miss showed
  * behind a size-0 rule (apr, stb, linux-tools), of trio's %g style and %a
- * digits, of sqlite's outputs that stop at a specification, of curl's and
- * picolibc's precisions cut, of trio's leading 0, and of their terms
+ * digits, of sqlite's outputs that stop at a specification, of curl's
+ * precision cut, picolibc's %g digits, trio's leading 0, and of their terms
  * (oracles/rule_terms.c: arg=fzero, flag0before, exponly, samenumber,
  * gstyleswap, hextieaway, scaledbelowone, fdigits>, intdigits>, ofmagnitude,
- * respelled, digitsnear, twicerounded, cutat, precless, readsback,
- * leadingzero; the digits of digitsonly, which takes no leading 0 for a
- * carry): each row claims its bug, alone, and not a neighbouring wrong
- * output of the same case shape (a digit, a sign, a width or another flag
- * besides). */
+ * respelled, digitsnear, twicerounded, cutat, precless, leadingzero; the
+ * digits of digitsonly, which takes no leading 0 for a carry and a 0 flag
+ * that pads nothing): each row claims its bug, alone, and not a
+ * neighbouring wrong output of the same case shape (a digit, a sign, a
+ * width or another flag besides). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,16 +155,15 @@ static const struct claim {
     { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", "1.13", 0, "no rounding of it" },
     { "stb-float-double-rounding", "\"%.3f\" double:0x1.1d70a3d70a3d7p+0", "1.115", "1.116", 0, "%.3f: no rounding of it" },
     { "stb-float-double-rounding", "\"%.2f\" double:0x1.1d70a3d70a3d7p+0", "1.11", " 1.12", 0, "a space besides" },
-    /* picolibc: %g of the shortest digits that read back (precless, readsback) */
-    { "picolibc-g-shortest-digits", "\"%0.19G\" double:0x1p-64", "5.42101086242752217E-20", "5.421010862427522E-20", 1, "2^-64: 16 digits" },
-    { "picolibc-g-shortest-digits", "\"%0g\" double:0x0.0000000000001p-1022", "4.94066e-324", "5e-324", 1, "the smallest subnormal: 1 digit" },
-    { "picolibc-g-shortest-digits", "\"%.19g\" double:0x1.3333333333333p-2", "0.2999999999999999889", "0.3", 1, "0.3-: 1 digit" },
-    { "picolibc-g-shortest-digits", "\"%25.19G\" double:0x1p-64", "  5.42101086242752217E-20", "    5.421010862427522E-20", 1, "in its field" },
-    { "picolibc-g-shortest-digits", "\"%0.19G\" double:0x1p-64", "5.42101086242752217E-20", "5.42101086242752E-20", 0, "15 digits: do not read back" },
-    { "picolibc-g-shortest-digits", "\"%0.19G\" double:0x1p-64", "5.42101086242752217E-20", "5.421010862427523E-20", 0, "a wrong last digit" },
-    { "picolibc-g-shortest-digits", "\"%25.19G\" double:0x1p-64", "  5.42101086242752217E-20", "5.421010862427522E-20", 0, "the width dropped besides" },
-    { "picolibc-g-shortest-digits", "\"%0.19G\" double:-0x1p-64", "-5.42101086242752217E-20", "5.421010862427522E-20", 0, "the sign dropped besides" },
-    { "picolibc-g-shortest-digits", "\"%.19e\" double:0x1p-64", "5.4210108624275221700e-20", "5.421010862427522e-20", 0, "not %%g" },
+    /* picolibc: %g of the shortest digits that read back (digitsonly, a 0 flag that pads nothing too) */
+    { "picolibc-float-shortest-digits", "\"%0.19G\" double:0x1p-64", "5.42101086242752217E-20", "5.421010862427522E-20", 1, "2^-64: 16 digits" },
+    { "picolibc-float-shortest-digits", "\"%0g\" double:0x0.0000000000001p-1022", "4.94066e-324", "5e-324", 1, "the smallest subnormal: 1 digit" },
+    { "picolibc-float-shortest-digits", "\"%.19g\" double:0x1.3333333333333p-2", "0.2999999999999999889", "0.3", 1, "0.3-: 1 digit" },
+    { "picolibc-float-shortest-digits", "\"%25.19G\" double:0x1p-64", "  5.42101086242752217E-20", "    5.421010862427522E-20", 1, "in its field" },
+    { "picolibc-float-shortest-digits", "\"%0.19G\" double:0x1p-64", "5.42101086242752217E-20", "5.421010862427523E-20", 0, "a wrong last digit" },
+    { "picolibc-float-shortest-digits", "\"%25.19G\" double:0x1p-64", "  5.42101086242752217E-20", "5.421010862427522E-20", 0, "the width dropped besides" },
+    { "picolibc-float-shortest-digits", "\"%0.19G\" double:-0x1p-64", "-5.42101086242752217E-20", "5.421010862427522E-20", 0, "the sign dropped besides" },
+    { "picolibc-float-shortest-digits", "\"%.19e\" double:0x1p-64", "5.4210108624275221700e-20", "5.421010862427522e-20", 0, "not %%g" },
     /* trio: an integer digit too many, a leading 0 (leadingzero); digitsonly takes no leading 0 for a carry */
     { "trio-leading-zero", "\"%0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392.000000", "099999999999999991618642.000000", 1, "a leading 0, inexact digits" },
     { "trio-leading-zero", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "099999999999999991611392", 1, "a leading 0 alone" },
@@ -179,6 +178,9 @@ static const struct claim {
     { "trio-leading-zero", "\"%40f\" double:0x1.52d02c7e14af6p+76", "          99999999999999991611392.000000", "099999999999999991618642.000000", 0, "the width dropped besides" },
     { "trio-float-inexact", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "099999999999999991618642", 0, "digitsonly: a leading 0 is no carry" },
     { "trio-float-inexact", "\"%.0f\" double:0x1.52d02c7e14af6p+76", "99999999999999991611392", "99999999999999991618642", 1, "digitsonly: the digits alone" },
+    { "trio-float-inexact", "\"%0.72g\" double:0x1.02a2p-70", "8.557441930802494117693120234680037583530065603554248809814453125e-22", "8.557441930802494117584700017431487140129320323467254638671875e-22", 1, "digitsonly: %%g's digits, a 0 flag padding nothing" },
+    { "trio-float-inexact", "\"%0.72g\" double:0x1.02a2p-70", "8.557441930802494117693120234680037583530065603554248809814453125e-22", "8.557441930802494117584700017431487140129320323467254638671875e-21", 0, "digitsonly: the exponent besides" },
+    { "trio-float-inexact", "\"%070.60g\" double:0x1.02a2p-70", "000008.55744193080249411769312023468003758353006560355424880981445e-22", "8.557441930802494117584700017431487140129320323467254638671875e-22", 0, "digitsonly: the 0 flag's padding dropped" },
     /* curl: the precision lowered by the integer digits (precless) */
     { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.fffffffffffffp+1023", "1.79769313486231571e+308", "1.797693134862316e+308", 1, "DBL_MAX's %%.17e: 15 digits" },
     { "curl-float-prec-cut-intdigits", "\"%30.17e\" double:0x1.fffffffffffffp+1023", "      1.79769313486231571e+308", "        1.797693134862316e+308", 1, "in its field" },
