@@ -177,6 +177,16 @@ EXACT(t_narrows)
     if (hh) return sgn ? iv != (signed char)iv : iv != (unsigned char)iv;
     return sgn ? iv != (short)iv : iv != (unsigned short)iv;
 }
+/* the culprit's hh or h converts its nonzero int argument to 0 (256, 65536 ...) */
+EXACT(t_narrowedzero)
+{
+    UNUSED;
+    const struct scn_arg *a = x->val;
+    int hh = SPEC && !strcmp(x->s->len, "hh"), h = SPEC && !strcmp(x->s->len, "h");
+    if ((!hh && !h) || x->s->conv == 'n' || !a || (a->type != SCN_ARG_INT && a->type != SCN_ARG_UINT)) return 0;
+    unsigned iv = a->type == SCN_ARG_INT ? (unsigned)(int)a->v.i : (unsigned)a->v.u;
+    return iv != 0 && (hh ? (unsigned char)iv : (unsigned short)iv) == 0;
+}
 EXACT(t_arg_zero)
 {
     UNUSED;

@@ -1,14 +1,14 @@
 /* Tests of the rows for the output bugs scn-conform's hidden_miss showed
  * behind a size-0 rule (apr, stb, linux-tools), of trio's %g style and %a
  * digits, of sqlite's outputs that stop at a specification, of curl's
- * precision cut, picolibc's %g digits, trio's leading 0, and of their terms
- * (oracles/rule_terms.c: arg=fzero, flag0before, exponly, samenumber,
- * gstyleswap, hextieaway, scaledbelowone, fdigits>, intdigits>, ofmagnitude,
- * respelled, digitsnear, twicerounded, cutat, precless, leadingzero; the
- * digits of digitsonly, which takes no leading 0 for a carry and a 0 flag
- * that pads nothing): each row claims its bug, alone, and not a
- * neighbouring wrong output of the same case shape (a digit, a sign, a
- * width or another flag besides). */
+ * precision cut, picolibc's %g digits, trio's leading 0, apr's %.0hd of
+ * 65536, and of their terms (oracles/rule_terms.c: arg=fzero, flag0before,
+ * exponly, samenumber, gstyleswap, hextieaway, scaledbelowone, fdigits>,
+ * intdigits>, ofmagnitude, respelled, digitsnear, twicerounded, cutat,
+ * precless, leadingzero, narrowedzero; the digits of digitsonly, which takes
+ * no leading 0 for a carry and a 0 flag that pads nothing): each row claims
+ * its bug, alone, and not a neighbouring wrong output of the same case shape
+ * (a digit, a sign, a width or another flag besides). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,6 +181,13 @@ static const struct claim {
     { "trio-float-inexact", "\"%0.72g\" double:0x1.02a2p-70", "8.557441930802494117693120234680037583530065603554248809814453125e-22", "8.557441930802494117584700017431487140129320323467254638671875e-22", 1, "digitsonly: %%g's digits, a 0 flag padding nothing" },
     { "trio-float-inexact", "\"%0.72g\" double:0x1.02a2p-70", "8.557441930802494117693120234680037583530065603554248809814453125e-22", "8.557441930802494117584700017431487140129320323467254638671875e-21", 0, "digitsonly: the exponent besides" },
     { "trio-float-inexact", "\"%070.60g\" double:0x1.02a2p-70", "000008.55744193080249411769312023468003758353006560355424880981445e-22", "8.557441930802494117584700017431487140129320323467254638671875e-22", 0, "digitsonly: the 0 flag's padding dropped" },
+    /* apr: precision 0 of the zero h makes of its argument (narrowedzero) */
+    { "apr-prec0-zero-narrowed", "\"%.0hd\" int:327680", "", "0", 1, "327680 as a short is 0" },
+    { "apr-prec0-zero-narrowed", "\"%.0hx\" uint:65536", "", "0", 1, "%%.0hx of 65536" },
+    { "apr-prec0-zero-narrowed", "\"%.0hd\" int:65537", "1", "0", 0, "65537 as a short is 1" },
+    { "apr-prec0-zero-narrowed", "\"%.0hd\" int:0", "", "0", 0, "a zero argument: matrix-prec0-zero's" },
+    { "apr-prec0-zero-narrowed", "\"%.0d\" int:65536", "65536", "0", 0, "no h" },
+    { "apr-prec0-zero-narrowed", "\"%hd\" int:327680", "0", "00", 0, "no precision" },
     /* curl: the precision lowered by the integer digits (precless) */
     { "curl-float-prec-cut-intdigits", "\"%.17e\" double:0x1.fffffffffffffp+1023", "1.79769313486231571e+308", "1.797693134862316e+308", 1, "DBL_MAX's %%.17e: 15 digits" },
     { "curl-float-prec-cut-intdigits", "\"%30.17e\" double:0x1.fffffffffffffp+1023", "      1.79769313486231571e+308", "        1.797693134862316e+308", 1, "in its field" },
