@@ -202,6 +202,8 @@ struct judge {
     int ret[SCN_DIFF_MAX_TARGETS];
     const unsigned char *out[SCN_DIFF_MAX_TARGETS];
     size_t len[SCN_DIFF_MAX_TARGETS];
+    size_t nn[SCN_DIFF_MAX_TARGETS];
+    const long long *nv[SCN_DIFF_MAX_TARGETS];
 };
 
 static void judge_init(struct judge *j, enum scn_dialect dialect, const char *oracle, const struct scn_diff_out *outs,
@@ -209,7 +211,7 @@ static void judge_init(struct judge *j, enum scn_dialect dialect, const char *or
 {
     j->dialect = dialect;
     j->oracle = oracle;
-    j->all = (struct scn_blame){ n, 0, j->names, j->ret, j->out, j->len, 0 };
+    j->all = (struct scn_blame){ .n = n, .names = j->names, .ret = j->ret, .out = j->out, .len = j->len };
     for (size_t t = 0; t < n; t++) j->names[t] = outs[t].target->name;
 }
 
@@ -221,7 +223,12 @@ static void judge_outputs(struct judge *j, const struct scn_diff_out *outs, unsi
         j->ret[t] = buf ? ret[t] : outs[t].ret;
         j->out[t] = buf ? buf[t] : outs[t].bytes;
         j->len[t] = buf ? len[t] : outs[t].len;
+        j->nn[t] = outs[t].nn;
+        j->nv[t] = outs[t].n;
     }
+    /* a culprit run alone stores its %n values nowhere the judge sees */
+    j->all.nn = buf ? NULL : j->nn;
+    j->all.nv = buf ? NULL : j->nv;
 }
 
 static int find_rule(const struct judge *j, const struct scn_case *c, struct scn_culprit *k, const char *ta,
@@ -354,7 +361,8 @@ static void localise_pairs(struct scn_case *c, const struct scn_diff_out *outs, 
         if (p->nbad || p->nok) continue;
         /* no single specification differs: the whole case */
         const struct scn_diff_out *A = &outs[p->a], *B = &outs[p->b];
-        struct scn_culprit k = { .ret_a = A->ret, .ret_b = B->ret, .oa = A->bytes, .ob = B->bytes, .la = A->len, .lb = B->len };
+        struct scn_culprit k = { .ret_a = A->ret, .ret_b = B->ret, .oa = A->bytes, .ob = B->bytes, .la = A->len, .lb = B->len,
+                                 .na = A->n, .nb = B->n, .nna = A->nn, .nnb = B->nn };
         int rule = find_rule(j, c, &k, A->target->name, B->target->name);
         if (rule >= 0) { p->nok = 1; p->ok = k; p->rule = scn_rule_at((size_t)rule); }
         else { p->nbad = 1; p->bad = k; }

@@ -403,6 +403,8 @@ EXACT(t_nanform)
 /* cutat: the culprit is chosen by scn_terms_hold (cut_holds); alone it only
  * says there was none (the whole case) */
 EXACT(t_cutat) { UNUSED; return x->s == NULL; }
+/* storedwide: likewise (wide_holds) */
+EXACT(t_storedwide) { UNUSED; return x->s == NULL; }
 EXACT(t_pspelling)
 {
     UNUSED;
@@ -634,6 +636,52 @@ static int cut_holds(const struct scn_rule *r, const struct scn_term_ctx *x)
     return 0;
 }
 
+/* The rank among the case's %n arguments of argument i: the index of its
+ * value in a target's stored values (argument order). */
+static size_t n_rank(const struct scn_case *c, int i)
+{
+    size_t r = 0;
+    for (int j = 0; j < i; j++) r += c->args[j].type == SCN_ARG_N;
+    return r;
+}
+
+/* storedwide: a whole-case difference in the %n values alone (the same
+ * return value and bytes: a %hhn or %hn alone stores nothing either target
+ * shows apart from its bytes, so no culprit was found), each value of the
+ * target the rule blames that differs from the other's being the store of a
+ * %hhn or %hn written past its signed char or short (the full int stored:
+ * SCN_N_WRITTEN_PAST, the object's neighbouring bytes changed) where the
+ * other's fits the object. Each such specification is a culprit the rule's
+ * other terms judge. */
+static int wide_holds(const struct scn_rule *r, const struct scn_term_ctx *x)
+{
+    static struct scn_spec sp[SCN_MAX_SPECS];
+    const struct scn_culprit *k = x->k;
+    if (x->s || !x->c || !OUTS || (x->wrong & 3) == 3 || !(x->wrong & 3) || !k->na || !k->nb || k->nna != k->nnb)
+        return 0;
+    if (k->ret_a != k->ret_b || k->la != k->lb || memcmp(k->oa, k->ob, k->la)) return 0;
+    const long long *bl = x->wrong & 1 ? k->na : k->nb, *ot = x->wrong & 1 ? k->nb : k->na;
+    size_t n = scn_scan_specs(x->c, x->dialect, sp, SCN_MAX_SPECS), wide = 0;
+    unsigned char covered[sizeof x->c->args / sizeof x->c->args[0]] = { 0 };
+    if (k->nna > sizeof covered) return 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct scn_spec *s = &sp[i];
+        if (s->invalid || s->conv != 'n' || s->varg < 0 || (strcmp(s->len, "hh") && strcmp(s->len, "h"))) continue;
+        size_t q = n_rank(x->c, s->varg);
+        if (q >= k->nna || bl[q] != SCN_N_WRITTEN_PAST || ot[q] == SCN_N_WRITTEN_PAST) continue;
+        struct scn_term_ctx at = *x;
+        at.s = s;
+        at.val = &x->c->args[s->varg];
+        if (!all_hold(r, &at, &at, t_storedwide)) return 0;
+        covered[q] = 1;
+        wide++;
+    }
+    /* every value that differs is such a store */
+    for (size_t i = 0; i < k->nna; i++)
+        if (bl[i] != ot[i] && !covered[i]) return 0;
+    return wide != 0;
+}
+
 int scn_terms_hold(const struct scn_rule *r, const struct scn_term_ctx *x)
 {
     struct scn_term_ctx alt;
@@ -641,6 +689,7 @@ int scn_terms_hold(const struct scn_rule *r, const struct scn_term_ctx *x)
     const struct scn_term_ctx *outs = x; /* what the terms that look at the outputs see */
     for (size_t i = 0; i < r->nterms; i++) {
         if (terms[r->terms[i].def].holds == t_cutat) return cut_holds(r, x);
+        if (terms[r->terms[i].def].holds == t_storedwide) return wide_holds(r, x);
         if (terms[r->terms[i].def].holds == t_ofmagnitude) {
             if (!t_ofmagnitude(x, NULL, 0, 0) || of_magnitude(x, &alt, &k)) return 0;
             outs = &alt;

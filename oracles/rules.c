@@ -226,7 +226,11 @@ static int target_listed(const char *list, const char *name)
 static int same_output(const struct scn_blame *b, size_t x, size_t y)
 {
     if (b->ret[x] < 0 || b->ret[y] < 0) return b->ret[x] < 0 && b->ret[y] < 0;
-    return b->ret[x] == b->ret[y] && b->len[x] == b->len[y] && !memcmp(b->out[x], b->out[y], b->len[x]);
+    if (b->ret[x] != b->ret[y] || b->len[x] != b->len[y] || memcmp(b->out[x], b->out[y], b->len[x])) return 0;
+    /* the same bytes, a different %n store (stb's %hn writes an int past
+     * the short): that target is as wrong as one that prints a wrong byte */
+    if (!b->nn || !b->nv) return 1;
+    return b->nn[x] == b->nn[y] && (!b->nn[x] || !memcmp(b->nv[x], b->nv[y], b->nn[x] * sizeof *b->nv[x]));
 }
 
 /* Which of the pair (ta, tb) a known bug or gap of the listed targets

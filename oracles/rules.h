@@ -83,6 +83,10 @@ struct scn_blame {
      * explains against the reference on this case: two bugs that happen to
      * print the same bytes are no witness for each other */
     unsigned known_wrong;
+    /* the %n values each target stored (in argument order), compared like the
+     * bytes: NULL when not known (a culprit's own outputs, run alone) */
+    const size_t *nn;
+    const long long *const *nv;
 };
 
 /* What differs: one culprit specification of case c (NULL: the whole
@@ -102,6 +106,10 @@ struct scn_culprit {
     const char *oracle; /* the oracle that fired (oracle.h, "expect.output", ...); NULL: "differential" */
     int sized;          /* 1: size is the buffer size at which it fired (the per-size oracles) */
     size_t size;
+    /* the %n values the two stored (in argument order; the whole case's),
+     * NULL when not known */
+    const long long *na, *nb;
+    size_t nna, nnb;
 };
 
 /* The index (scn_rule_at) of the first rule (allowances first) that

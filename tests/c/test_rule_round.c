@@ -118,7 +118,7 @@ static void test_term(void)
                                     (const unsigned char *)" 0.1" };
     int ret[3] = { 3, 3, 4 };
     size_t len[3] = { 3, 3, 4 };
-    struct scn_blame all = { 3, 0, names, ret, out, len, 0 };
+    struct scn_blame all = { 3, 0, names, ret, out, len, 0, NULL, NULL };
     struct scn_culprit k = { .s = &sp[0], .ret_a = 3, .ret_b = 4, .oa = out[1], .ob = out[2], .la = 3, .lb = 4,
                              .all = &all };
     CHECK(!scn_rule_explains(&r, SCN_DIALECT_ISO, c, &k, "y", "x"), "the other target's output read");

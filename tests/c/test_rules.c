@@ -766,7 +766,7 @@ static void test_blame_and_oracles(void)
             len[t] = strlen(b[i].out[t]);
             ret[t] = (int)len[t];
         }
-        struct scn_blame all = { 4, 0, names, ret, out, len, 0 };
+        struct scn_blame all = { 4, 0, names, ret, out, len, 0, NULL, NULL };
         size_t ia = 0, ib = 0;
         while (strcmp(names[ia], b[i].ta)) ia++;
         while (strcmp(names[ib], b[i].tb)) ib++;
