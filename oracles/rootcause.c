@@ -60,12 +60,32 @@ static void memo_add(const char *key, const struct scn_rootcause *rc)
 
 #define OUT_CAP (1u << 16)
 
+/* The size the conformance's full output is taken at (oracle.c,
+ * take_full_output): this many bytes first, and when the output does not
+ * fit, exactly its would-be length and the NUL. */
+#define CONFORM_FIRST_SIZE 1024u
+
+/* One full call of t on c into buf (OUT_CAP bytes): in OUT_CAP bytes, or
+ * (conform) at the sizes the conformance took its full output at, where an
+ * output can differ from a larger buffer's: sqlite's temporary buffer fails
+ * into the exact size ("%.4095d" into 4,096 bytes is ""), in 64 KiB it does
+ * not. 1 when the call crashed. */
+static int full_call(const struct scn_target *t, struct scn_case *c, unsigned char *buf, int conform, int *r)
+{
+    size_t size = conform ? CONFORM_FIRST_SIZE : OUT_CAP;
+    if (scn_oracle_full_call(t, c, (char *)buf, size, r)) return 1;
+    if (!conform || *r < (int)size || *r >= (int)OUT_CAP) return 0;
+    return scn_oracle_full_call(t, c, (char *)buf, (size_t)*r + 1, r);
+}
+
 /* The outputs of targets t[0..n) on c (t[0] the reference) into outs, with
- * their %n values; 0 when one of them is longer than a finding needs, or
- * crashed: a candidate of a difference's reduction may crash a target (a
- * %n reading an argument the target did not consume), and the fuzzers,
- * which catch faults, must live through it as through the checks' calls. */
-static int outputs_of(const struct scn_target *const *t, size_t n, struct scn_case *c, struct scn_diff_out *outs)
+ * their %n values, each called as full_call says; 0 when one of them is
+ * longer than a finding needs, or crashed: a candidate of a difference's
+ * reduction may crash a target (a %n reading an argument the target did not
+ * consume), and the fuzzers, which catch faults, must live through it as
+ * through the checks' calls. */
+static int outputs_of(const struct scn_target *const *t, size_t n, struct scn_case *c, int conform,
+                      struct scn_diff_out *outs)
 {
     static unsigned char *buf[SCN_DIFF_MAX_TARGETS];
     static long long nv[SCN_DIFF_MAX_TARGETS][SCN_CASE_MAX_ARGS];
@@ -74,7 +94,7 @@ static int outputs_of(const struct scn_target *const *t, size_t n, struct scn_ca
     for (size_t i = 0; i < n; i++) {
         if (!buf[i] && !(buf[i] = malloc(OUT_CAP))) abort();
         int r = -1;
-        if (scn_oracle_full_call(t[i], c, (char *)buf[i], OUT_CAP, &r)) return 0;
+        if (full_call(t[i], c, buf[i], conform, &r)) return 0;
         if (r >= (int)OUT_CAP) return 0;
         for (size_t j = 0; j < nn; j++) nv[i][j] = scn_case_n_value(c, idx[j]);
         outs[i] = (struct scn_diff_out){ t[i], r, buf[i], r < 0 ? 0 : (size_t)r, nn, nv[i] };
@@ -91,13 +111,14 @@ struct diff_still {
     const char *oracle;
     enum scn_diff_verdict verdict;
     const struct scn_rule *rule;
+    int conform; /* the outputs at the conformance's sizes (full_call) */
 };
 
 static int diff_still(struct scn_case *cand, void *vctx)
 {
     const struct diff_still *k = vctx;
     struct scn_diff_out outs[SCN_DIFF_MAX_TARGETS];
-    if (!outputs_of(k->t, k->n, cand, outs) || scn_diff_agree(outs, k->n)) return 0;
+    if (!outputs_of(k->t, k->n, cand, k->conform, outs) || scn_diff_agree(outs, k->n)) return 0;
     struct scn_diff_finding f;
     return scn_diff_compare_pair(cand, outs, k->n, k->d, k->oracle, k->a, k->b, &f) == k->verdict &&
            f.rule == k->rule;
@@ -139,7 +160,7 @@ void scn_rootcause_diff(const struct scn_case *c, enum scn_dialect d, const stru
 {
     static struct diff_still k;
     if (n > SCN_DIFF_MAX_TARGETS) n = SCN_DIFF_MAX_TARGETS;
-    k = (struct diff_still){ { NULL }, n, df->a, df->b, d, SCN_DIFF_ORACLE, df->verdict, df->rule };
+    k = (struct diff_still){ { NULL }, n, df->a, df->b, d, SCN_DIFF_ORACLE, df->verdict, df->rule, 0 };
     memcpy(k.t, targets, n * sizeof targets[0]);
     reduce_diff(c, &k, df, rc);
 }
@@ -271,7 +292,7 @@ static int n_still(struct scn_case *cand, void *vctx)
 {
     const struct scn_target *const *t = vctx;
     struct scn_diff_out outs[2];
-    if (!outputs_of(t, 2, cand, outs) || !outs[0].nn) return 0;
+    if (!outputs_of(t, 2, cand, 1, outs) || !outs[0].nn) return 0;
     if (outs[0].ret != outs[1].ret || outs[0].len != outs[1].len || memcmp(outs[0].bytes, outs[1].bytes, outs[0].len))
         return 0;
     return memcmp(outs[0].n, outs[1].n, outs[0].nn * sizeof outs[0].n[0]) != 0;
@@ -289,7 +310,7 @@ static void sign_by_wrong_n(struct scn_rootcause *rc, const char *oracle, enum s
     static struct scn_spec sp[SCN_MAX_SPECS];
     struct scn_diff_out outs[2];
     memcpy(&work, &rc->reduced, sizeof work);
-    if (!outputs_of(t, 2, &work, outs)) return;
+    if (!outputs_of(t, 2, &work, 1, outs)) return;
     size_t n = scn_scan_specs(&rc->reduced, d, sp, SCN_MAX_SPECS), k = 0;
     for (size_t i = 0; i < n; i++) {
         if (sp[i].invalid || sp[i].conv != 'n') continue;
@@ -312,7 +333,8 @@ void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const st
     struct scn_diff_finding df;
     memcpy(&work, c, sizeof work);
     int differs = 0, n_differs = 0;
-    if (reference && reference != t && outputs_of(pair, 2, &work, outs)) {
+    /* at the conformance's own sizes: the failure is what it saw there */
+    if (reference && reference != t && outputs_of(pair, 2, &work, 1, outs)) {
         n_differs = outs[0].nn && outs[0].ret == outs[1].ret && outs[0].len == outs[1].len &&
                     !memcmp(outs[0].bytes, outs[1].bytes, outs[0].len) &&
                     memcmp(outs[0].n, outs[1].n, outs[0].nn * sizeof outs[0].n[0]);
@@ -343,7 +365,7 @@ void scn_rootcause_expect(const struct scn_case *c, enum scn_dialect d, const st
         return;
     }
     static struct diff_still k;
-    k = (struct diff_still){ { reference, t }, 2, 0, 1, d, oracle, df.verdict, df.rule };
+    k = (struct diff_still){ { reference, t }, 2, 0, 1, d, oracle, df.verdict, df.rule, 1 };
     reduce_diff(c, &k, &df, rc);
     rc->klass = rc->rule ? scn_rule_classification(rc->rule->kind) : "conformance";
     snprintf(rc->targets, sizeof rc->targets, "%s", t->name);

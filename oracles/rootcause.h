@@ -104,8 +104,10 @@ void scn_rootcause_oracle(const struct scn_case *c, enum scn_dialect d, struct s
 
 /* A conformance failure (oracle "expect.output", "expect.err",
  * "expect.n") of target t on c: reduced against the dialect's reference (a
- * target that meets every expectation of the corpus), while t still differs
- * from it the same way: its bytes with the same verdict and rule, or, when
+ * target that meets every expectation of the corpus), both called as the
+ * conformance took its full output (1,024 bytes, then the exact size: where
+ * sqlite's temporary buffer fails), while t still differs from it the same
+ * way: its bytes with the same verdict and rule, or, when
  * only its %n values differ, while its bytes agree and its %n values do not
  * (then the signature names the shape of the %n whose count is wrong, "%n",
  * "%hhn": the text around it only gave it a count).

@@ -17,7 +17,9 @@
 
 #include "check.h"
 #include "check_rule.h"
+#include "rootcause.h"
 #include "scn/ref_printf.h"
+#include "target.h"
 
 /* A row, a case (its first specification the culprit), what the reference
  * printed and what the row's target printed, and whether the row claims it. */
@@ -341,6 +343,56 @@ static void test_stb_long_digits(void)
     CHECK(!claims(r, "\"%.1300e\" double:0x1.555556p-2", 0, "stb", ref, out), "%%.1300e, a wrong digit");
 }
 
+/* sqlite's temporary buffer in a conformance result: a stand-in for a
+ * format of one conversion that, as sqlite's printfTempBuf, fails
+ * (SQLITE_TOOBIG: the output ends before the conversion) when the
+ * conversion needs more than the caller's buffer, even one the output fits
+ * in, beside a reference (the C library's vsnprintf). The conformance takes
+ * its full output at 1,024 bytes, then at the exact size, where the
+ * stand-in stops; in 64 KiB it agrees with the reference, so the root cause
+ * must be computed at the conformance's sizes for its row to claim it. */
+static int libc_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    return vsnprintf(buf, size, fmt, ap);
+}
+static int tempbuf_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int need = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (need >= 0 && (size_t)need + 10 > size) { /* sqlite: "n = (u64)precision + 10" */
+        /* the output ends before the conversion (the text before it written) */
+        size_t n = strcspn(fmt, "%");
+        if (n >= size) n = size ? size - 1 : 0;
+        if (size) memcpy(buf, fmt, n), buf[n] = 0;
+        return (int)n;
+    }
+    return vsnprintf(buf, size, fmt, ap);
+}
+
+static void test_tempbuf_conformance(void)
+{
+    static const struct scn_target ref = { .name = "ref", .dialect = SCN_DIALECT_ISO, .vsnprintf = libc_vsnprintf,
+                                           .where = "in-process" };
+    static const struct scn_target sqlite = { .name = "sqlite", .dialect = SCN_DIALECT_ISO,
+                                              .vsnprintf = tempbuf_vsnprintf, .where = "in-process" };
+    static struct scn_rootcause rc;
+    static const struct { const char *text, *row; } cases[] = {
+        { "\"%.2000d\" int:1", "sqlite-tempbuf-cut-int" },
+        { "\"ab%.1500x|\" uint:255", "sqlite-tempbuf-cut-int" },
+        { "\"%03000d|\" int:-7", "sqlite-tempbuf-cut-zeropad" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        scn_rootcause_expect(parse(cases[i].text), SCN_DIALECT_ISO, &sqlite, &ref, "expect.output", &rc);
+        CHECK(rc.rule && !strcmp(rc.rule->id, cases[i].row), "%s: %s (got %s)", cases[i].text, cases[i].row,
+              rc.rule ? rc.rule->id : "no rule");
+    }
+    /* an output the stand-in writes whole in 1,024 bytes: no difference, no rule */
+    scn_rootcause_expect(parse("\"%.100d\" int:1"), SCN_DIALECT_ISO, &sqlite, &ref, "expect.output", &rc);
+    CHECK(!rc.rule, "%%.100d: the same output, claimed by %s", rc.rule ? rc.rule->id : "");
+}
+
 int main(void)
 {
     unsetenv("SCN_KNOWN_BUGS"); /* the shipped table */
@@ -349,5 +401,6 @@ int main(void)
     test_stb_long_digits();
     test_cut_rows();
     test_store_rows();
+    test_tempbuf_conformance();
     return check_summary("test_rule_hidden");
 }
