@@ -2,7 +2,7 @@
  * behind a size-0 rule (apr, stb, linux-tools), of trio's %g style and %a
  * digits, of sqlite's outputs that stop at a specification, of curl's
  * precision cut, picolibc's %g digits, trio's leading 0, apr's %.0hd of
- * 65536, the %hhn and %hn stores of stb, trio and curl, and of their terms
+ * 65536, the %hhn and %hn stores of curl, stb and trio, and of their terms
  * (oracles/rule_terms.c: arg=fzero, flag0before, exponly, samenumber,
  * gstyleswap, hextieaway, scaledbelowone, fdigits>, intdigits>, ofmagnitude,
  * respelled, digitsnear, twicerounded, cutat, precless, leadingzero,
@@ -261,42 +261,42 @@ static void test_cut_rows(void)
 
 /* The %n stores no byte shows (storedwide), judged as the differential
  * judges a whole case: every target's return value, bytes and %n values
- * (struct scn_blame), the reference first, the row's target second, then an
- * unlisted witness when witness is set (it prints and stores what the
- * target does). PAST: the full int stored past the object. */
+ * (struct scn_blame), the reference first, the target second, then the
+ * witness when there is one (it prints and stores what the target does).
+ * PAST: the full int stored past the object. */
 #define PAST SCN_N_WRITTEN_PAST
 static const struct store_claim {
-    const char *row, *text, *ref, *out;
+    const char *row, *target, *witness, *text, *ref, *out;
     long long nref[2], nout[2];
     size_t nn;
-    int witness, claimed;
+    int claimed;
     const char *what;
 } store_table[] = {
-    { "stb-n-wide-store", "\"%hn\" n:short", "", "", { 0 }, { PAST }, 1, 0, 1, "%%hn: an int stored past the short" },
-    { "stb-n-wide-store", "\"ab%hhn\" n:schar", "ab", "ab", { 2 }, { PAST }, 1, 0, 1, "%%hhn after text" },
-    { "stb-n-wide-store", "\"ab%hhn\" n:schar", "ab", "ab", { 2 }, { 3 }, 1, 0, 0, "a wrong count, in the object" },
-    { "stb-n-wide-store", "\"ab%hhn\" n:schar", "ab", "ax", { 2 }, { PAST }, 1, 0, 0, "a wrong byte besides" },
-    { "stb-n-wide-store", "\"ab%hhn\" n:schar", "ab", "abc", { 2 }, { PAST }, 1, 0, 0, "a byte more besides" },
-    { "stb-n-wide-store", "\"%hn%hhn\" n:short n:schar", "", "", { 0, 0 }, { PAST, 0 }, 2, 0, 1, "the first of two stores" },
-    { "stb-n-wide-store", "\"%hn%hhn\" n:short n:schar", "", "", { 0, 0 }, { PAST, 4 }, 2, 0, 0, "the second store a wrong count" },
-    { "stb-n-wide-store", "\"%hn\" n:short", "", "", { 0 }, { 0 }, 1, 0, 0, "the same store: no one is wrong" },
-    { "stb-n-wide-store", "\"%hn\" n:short", "", "", { 0 }, { PAST }, 1, 1, 0, "an unlisted target stores the same" },
-    { "stb-n-wide-store", "\"%ln\" n:long", "", "", { 0 }, { PAST }, 1, 0, 0, "%%ln: no narrower object" },
-    { "trio-hhn-wide-store", "\"%hhn\" n:schar", "", "", { 0 }, { PAST }, 1, 0, 1, "%%hhn: a short stored" },
-    { "trio-hhn-wide-store", "\"%hn\" n:short", "", "", { 0 }, { PAST }, 1, 0, 0, "%%hn: trio stores a short" },
-    { "curl-hhn-wide-store", "\"x%hhn\" n:schar", "x", "x", { 1 }, { PAST }, 1, 0, 1, "%%hhn: a short stored" },
-    { "curl-hhn-wide-store", "\"x%hhn\" n:schar", "x", "x", { 1 }, { 0 }, 1, 0, 0, "nothing stored" },
+    { "matrix-n-wide-store", "stb", NULL, "\"%hn\" n:short", "", "", { 0 }, { PAST }, 1, 1, "%%hn: an int stored past the short" },
+    { "matrix-n-wide-store", "stb", NULL, "\"ab%hhn\" n:schar", "ab", "ab", { 2 }, { PAST }, 1, 1, "%%hhn after text" },
+    { "matrix-n-wide-store", "stb", NULL, "\"ab%hhn\" n:schar", "ab", "ab", { 2 }, { 3 }, 1, 0, "a wrong count, in the object" },
+    { "matrix-n-wide-store", "stb", NULL, "\"ab%hhn\" n:schar", "ab", "ax", { 2 }, { PAST }, 1, 0, "a wrong byte besides" },
+    { "matrix-n-wide-store", "stb", NULL, "\"ab%hhn\" n:schar", "ab", "abc", { 2 }, { PAST }, 1, 0, "a byte more besides" },
+    { "matrix-n-wide-store", "stb", NULL, "\"%hn%hhn\" n:short n:schar", "", "", { 0, 0 }, { PAST, 0 }, 2, 1, "the first of two stores" },
+    { "matrix-n-wide-store", "stb", NULL, "\"%hn%hhn\" n:short n:schar", "", "", { 0, 0 }, { PAST, 4 }, 2, 0, "the second store a wrong count" },
+    { "matrix-n-wide-store", "stb", NULL, "\"%hn\" n:short", "", "", { 0 }, { 0 }, 1, 0, "the same store: no one is wrong" },
+    { "matrix-n-wide-store", "stb", "glibc", "\"%hn\" n:short", "", "", { 0 }, { PAST }, 1, 0, "an unlisted target stores the same" },
+    { "matrix-n-wide-store", "trio", "curl", "\"%hhn\" n:schar", "", "", { 0 }, { PAST }, 1, 1, "trio's %%hhn, curl's the same (listed)" },
+    { "matrix-n-wide-store", "stb", NULL, "\"%ln\" n:long", "", "", { 0 }, { PAST }, 1, 0, "%%ln: no narrower object" },
+    { "matrix-n-wide-store", "curl", NULL, "\"x%hhn\" n:schar", "x", "x", { 1 }, { PAST }, 1, 1, "%%hhn: a short stored" },
+    { "matrix-n-wide-store", "curl", NULL, "\"x%hhn\" n:schar", "x", "x", { 1 }, { 0 }, 1, 0, "nothing stored" },
+    { "matrix-n-wide-store", "apr", NULL, "\"%hhn\" n:schar", "", "", { 0 }, { PAST }, 1, 0, "a target the row does not list" },
     /* blamed() compares the stores too: sqlite's output ends at the h
      * (cutat), so it stores nothing where the reference stores 1 */
-    { "sqlite-length-ends-output", "\"a%hn\" n:short", "a", "a", { 1 }, { 0 }, 1, 0, 1, "\"a%%hn\": nothing stored" },
-    { "sqlite-length-ends-output", "\"a%hn\" n:short", "a", "a", { 1 }, { 1 }, 1, 0, 0, "the same store" },
+    { "sqlite-length-ends-output", "sqlite", NULL, "\"a%hn\" n:short", "a", "a", { 1 }, { 0 }, 1, 1, "\"a%%hn\": nothing stored" },
+    { "sqlite-length-ends-output", "sqlite", NULL, "\"a%hn\" n:short", "a", "a", { 1 }, { 1 }, 1, 0, "the same store" },
 };
 
 static int claims_store(const struct store_claim *t)
 {
     const struct scn_rule *r = row(t->row);
     struct scn_case *c = parse(t->text);
-    const char *target = r->targets, *names[3] = { "ref", target, "glibc" }; /* each row lists one target */
+    const char *names[3] = { "ref", t->target, t->witness };
     const char *bytes[3] = { t->ref, t->out, t->out };
     const long long *nv[3] = { t->nref, t->nout, t->nout };
     int ret[3];
@@ -310,7 +310,7 @@ static int claims_store(const struct store_claim *t)
     struct scn_blame all = { .n = t->witness ? 3 : 2, .names = names, .ret = ret, .out = out, .len = len, .nn = nn, .nv = nv };
     struct scn_culprit k = { .ret_a = ret[0], .ret_b = ret[1], .oa = out[0], .ob = out[1], .la = len[0], .lb = len[1],
                              .all = &all, .na = t->nref, .nb = t->nout, .nna = t->nn, .nnb = t->nn };
-    return scn_rule_explains(r, SCN_DIALECT_ISO, c, &k, "ref", target);
+    return scn_rule_explains(r, SCN_DIALECT_ISO, c, &k, "ref", t->target);
 }
 
 static void test_store_rows(void)
@@ -323,7 +323,7 @@ static void test_store_rows(void)
     /* the stores unknown (a culprit run alone): no row of a store claims */
     struct store_claim t = store_table[0];
     const struct scn_rule *r = row(t.row);
-    CHECK(!claims(r, t.text, 1, "stb", "", ""), "storedwide with no stores known");
+    CHECK(!claims(r, t.text, 1, t.target, "", ""), "storedwide with no stores known");
 }
 
 /* stb: digitsonly reads a long output's number whole (%.1300e: 18 digits, then zeros) */
