@@ -115,7 +115,10 @@ static int emit_arg_objects(FILE *o, const struct scn_case *c)
             for (uint32_t k = 0; k < a->len; k++) fprintf(o, "%s0x%02x", k ? ", " : "", m[k]);
             fputs("};\n", o);
         } else if (a->type == SCN_ARG_N) {
-            fprintf(o, "static %s a%zu; /* the %%n target */\n", n_ctype(a->ntype), i);
+            /* the bytes after it: a store wider than the object (an int for %hhn) changes them
+             * where the object's own value may still read right */
+            fprintf(o, "static struct { %s v; unsigned char past[8]; } a%zu; /* the %%n target */\n",
+                    n_ctype(a->ntype), i);
         }
     }
     return 0;
@@ -162,7 +165,7 @@ static void emit_arg_expr(FILE *o, const struct scn_case *c, size_t i)
         fputs(a->type == SCN_ARG_STR ? "(const char *)0" : a->type == SCN_ARG_WSTR ? "(const wchar_t *)0"
                                                                                   : "(const void *)0", o);
     } else if (a->type == SCN_ARG_N) {
-        fprintf(o, "&a%zu", i);
+        fprintf(o, "&a%zu.v", i);
     } else {
         fprintf(o, "a%zu", i);
     }
@@ -264,6 +267,9 @@ static void emit_helpers(FILE *o, int fam)
           "        if (ch == '\"' || ch == '\\\\') printf(\"\\\\%c\", ch);\n"
           "        else if (ch >= 0x20 && ch < 0x7f) putchar(ch);\n"
           "        else printf(\"\\\\x%02x\", ch);\n    }\n    printf(\"\\\"\\n\");\n}\n\n", o);
+    fputs("/* whether a %n store reached the 8 bytes after its object (all 0xa5 before the call) */\n"
+          "static __attribute__((unused)) int wrote_past(const unsigned char *past)\n{\n"
+          "    for (int i = 0; i < 8; i++)\n        if (past[i] != 0xa5) return 1;\n    return 0;\n}\n\n", o);
     fprintf(o, "#define GUARD %d\n\n", GUARD);
     fputs("/* buf holds size bytes between two guards of GUARD bytes, all 0xa5 before the call */\n"
           "static int check(size_t size, const char *buf, int ret, const char *exp, size_t nexp, int expret,\n"
@@ -354,7 +360,8 @@ static void emit_size_block(FILE *o, const struct scn_case *c, size_t k, size_t 
     emit_literal(o, e->bytes, e->nbytes);
     fputs(";\n        int ret;\n        memset(guarded, 0xa5, sizeof guarded);\n", o);
     for (size_t i = 0; i < c->nargs; i++)
-        if (c->args[i].type == SCN_ARG_N) fprintf(o, "        a%zu = 0;\n", i);
+        if (c->args[i].type == SCN_ARG_N)
+            fprintf(o, "        memset(&a%zu, 0xa5, sizeof a%zu);\n        a%zu.v = 0;\n", i, i, i);
     fprintf(o, "        ret = call(buf, %zu, fmt", size);
     for (size_t i = 0; i < c->nargs; i++) {
         fputs(",\n                   ", o);
@@ -363,13 +370,18 @@ static void emit_size_block(FILE *o, const struct scn_case *c, size_t k, size_t 
     /* a wrong %n value makes the size's verdict WRONG; its detail follows the verdict */
     fprintf(o, ");\n        bad |= check(%zu, buf, ret, exp, sizeof exp - 1, %d, 0", size, e->ret);
     for (size_t i = 0; i < c->nargs; i++)
-        if (c->args[i].type == SCN_ARG_N) fprintf(o, "\n                     || (long long)a%zu != %lldLL", i, e->nval[i]);
+        if (c->args[i].type == SCN_ARG_N)
+            fprintf(o, "\n                     || (long long)a%zu.v != %lldLL || wrote_past(a%zu.past)", i, e->nval[i],
+                    i);
     fputs(");\n", o);
     for (size_t i = 0; i < c->nargs; i++) {
         if (c->args[i].type != SCN_ARG_N) continue;
-        fprintf(o, "        if ((long long)a%zu != %lldLL)\n"
-                   "            printf(\"  %%%%n (argument %zu) stored %%lld, expected %lld\\n\", (long long)a%zu);\n",
+        fprintf(o, "        if ((long long)a%zu.v != %lldLL)\n"
+                   "            printf(\"  %%%%n (argument %zu) stored %%lld, expected %lld\\n\", (long long)a%zu.v);\n",
                 i, e->nval[i], i + 1, e->nval[i], i);
+        fprintf(o, "        if (wrote_past(a%zu.past))\n"
+                   "            printf(\"  %%%%n (argument %zu) wrote past its %s: the bytes after it changed\\n\");\n",
+                i, i + 1, n_ctype(c->args[i].ntype));
     }
     fputs("    }\n    return bad;\n}\n\n", o);
 }
