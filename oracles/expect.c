@@ -1,5 +1,6 @@
 /* The expectation oracle: see expect.h. */
 #include "expect.h"
+#include "oracle.h"
 
 #include <string.h>
 
@@ -19,6 +20,13 @@ const char *scn_expect_miss(const struct scn_expect *x, const struct scn_outcome
     }
     if (o->nn != x->nn || memcmp(o->n, x->n, sizeof(long long) * o->nn)) return "expect.n";
     return NULL;
+}
+
+const char *scn_expect_report_miss(const struct scn_expect *x, const struct scn_report *r, int scn_family,
+                                   struct scn_outcome *o)
+{
+    *o = (struct scn_outcome){ r->full_ret, r->full, r->full_len, r->n, r->nn };
+    return r->full_taken ? scn_expect_miss(x, o, scn_family) : NULL;
 }
 
 void scn_outcome_expect(const struct scn_outcome *o, struct scn_expect *as, char *out, size_t cap)

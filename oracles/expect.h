@@ -25,6 +25,14 @@ struct scn_outcome {
  * has none); NULL when the outcome meets it. */
 const char *scn_expect_miss(const struct scn_expect *x, const struct scn_outcome *o, int scn_family);
 
+/* The miss (scn_expect_miss) of the full output a check took (r: the
+ * large-buffer call, taken before any size's oracles), into *o; NULL when
+ * it meets x or no full output was taken. The output bug a case may have
+ * besides its first finding: scn-conform's and certification's hidden_miss. */
+struct scn_report;
+const char *scn_expect_report_miss(const struct scn_expect *x, const struct scn_report *r, int scn_family,
+                                   struct scn_outcome *o);
+
 /* What the call gave, as an expectation (as): "!err" for a negative return,
  * else its bytes (the first SCN_EXPECT_MAX) and %n values; and its text
  * form (scn_expect_format) in out: the "actual" of an expectation's

@@ -353,7 +353,7 @@ static int take_full_output(struct scn_oracle_ctx *x, struct chk *k, const struc
     struct scn_report *r = k->r;
     int ret = -1, in_guard;
     char *buf;
-    size_t S = x->g.cap < 1024 ? x->g.cap : 1024; /* small first: poisoning costs O(S) */
+    size_t S = x->g.cap < SCN_FULL_FIRST_SIZE ? x->g.cap : SCN_FULL_FIRST_SIZE; /* small first: poisoning costs O(S) */
     for (int attempt = 0;; attempt++) {
         r->calls++;
         if (scn_oracle_call(x, t, SCN_FAM_C99, c, S, flags, &ret, &buf, &in_guard)) {

@@ -85,6 +85,11 @@ enum scn_check_flags {
     SCN_CHECK_ALL_FINDINGS = 1u << 5 /* keep checking after the first finding (count all) */
 };
 
+/* The size the full output is first taken at (scn_check_case): this many
+ * bytes, and when the output does not fit, exactly its length and the NUL.
+ * A root cause of a conformance failure calls at the same sizes (rootcause.c). */
+#define SCN_FULL_FIRST_SIZE 1024u
+
 struct scn_report {
     int full_ret;                  /* the c99 return with a big buffer (negative: error) */
     size_t full_len;               /* bytes in full (0 when full_ret < 0) */

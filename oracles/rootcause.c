@@ -60,11 +60,6 @@ static void memo_add(const char *key, const struct scn_rootcause *rc)
 
 #define OUT_CAP (1u << 16)
 
-/* The size the conformance's full output is taken at (oracle.c,
- * take_full_output): this many bytes first, and when the output does not
- * fit, exactly its would-be length and the NUL. */
-#define CONFORM_FIRST_SIZE 1024u
-
 /* One full call of t on c into buf (OUT_CAP bytes): in OUT_CAP bytes, or
  * (conform) at the sizes the conformance took its full output at, where an
  * output can differ from a larger buffer's: sqlite's temporary buffer fails
@@ -72,7 +67,7 @@ static void memo_add(const char *key, const struct scn_rootcause *rc)
  * not. 1 when the call crashed. */
 static int full_call(const struct scn_target *t, struct scn_case *c, unsigned char *buf, int conform, int *r)
 {
-    size_t size = conform ? CONFORM_FIRST_SIZE : OUT_CAP;
+    size_t size = conform ? SCN_FULL_FIRST_SIZE : OUT_CAP;
     if (scn_oracle_full_call(t, c, (char *)buf, size, r)) return 1;
     if (!conform || *r < (int)size || *r >= (int)OUT_CAP) return 0;
     return scn_oracle_full_call(t, c, (char *)buf, (size_t)*r + 1, r);

@@ -38,8 +38,9 @@ struct scn_result {
     int size_null;                /* without f: "size":null (the large-buffer call) */
     const char *klass, *detail;   /* without f */
     const char *note;
-    /* the finding that came first, explained by a rule, when the result is an
-     * expectation the output misses for another reason (scn-conform) */
+    /* the finding that came first when the result is an expectation the output
+     * misses for another reason (scn-conform: the first explained by a rule;
+     * certification: any first finding) */
     const char *after_oracle, *after_signature;
     int iso_matches, fatal;       /* certification: the ISO expectation matched; a fatal case */
     const char *features;         /* a JSON array, as it is */

@@ -130,9 +130,6 @@ static int is_reference(const struct scn_target *t)
     return !strcmp(t->name, "ref") || !strcmp(t->name, "ref-kernel");
 }
 
-/* The root cause of a failing result, as a record (finding.h). died: the
- * supervisor's root cause of a worker's death on this case (t is not called
- * again: its output is not shown). */
 /* the explained finding hidden_miss saw before a miss no rule explains: emit writes it
  * beside that result */
 static struct {
@@ -142,6 +139,9 @@ static struct {
 /* the root cause hidden_miss already reduced for the result emit writes next (NULL: none) */
 static const struct scn_rootcause *signed_already;
 
+/* The root cause of a failing result, as a record (finding.h). died: the
+ * supervisor's root cause of a worker's death on this case (t is not called
+ * again: its output is not shown). known: one hidden_miss reduced already. */
 static const char *finding_json(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                                 long line, const char *oracle, const struct scn_finding *f,
                                 const struct scn_rootcause *died, const struct scn_rootcause *known,
@@ -244,7 +244,6 @@ static int in_baseline(const char *file, long line, const struct scn_target *t, 
     return nbaseline && bsearch(&k, baseline, nbaseline, sizeof *baseline, key_cmp);
 }
 
-
 static void emit(const struct scn_target *t, const struct scn_corpus_entry *e, const char *file,
                  long line, const char *status, const char *oracle, const char *expected,
                  const char *actual, const struct scn_finding *f, const char *note, long full_ret,
@@ -330,9 +329,9 @@ static int impl_explained(const struct scn_target *t, const struct scn_corpus_en
 static const char *hidden_miss(const struct scn_target *t, const struct scn_corpus_entry *e,
                                const struct scn_expect *x, const struct scn_report *r)
 {
-    const struct scn_outcome o = { r->full_ret, r->full, r->full_len, r->n, r->nn };
-    const char *miss = scn_expect_miss(x, &o, 0);
-    if (!r->full_taken || !miss) return NULL;
+    struct scn_outcome o;
+    const char *miss = scn_expect_report_miss(x, r, 0, &o);
+    if (!miss) return NULL;
     if (!strcmp(e->kind, "impl") && !is_reference(t) && impl_explained(t, e, miss)) return NULL;
     /* each root cause reduced here once: the result's is handed to emit (signed_already) */
     static struct scn_rootcause first, other;

@@ -154,8 +154,8 @@ static int excused(const struct conform_case *k, const struct scn_rootcause *rc)
  * certificate names every failure. */
 static void hidden_miss(struct conform_case *k, const struct scn_report *r)
 {
-    const struct scn_outcome o = { r->full_ret, r->full, r->full_len, r->n, r->nn };
-    const char *miss = r->full_taken ? scn_expect_miss(k->x, &o, cert_is_scn) : NULL;
+    struct scn_outcome o;
+    const char *miss = scn_expect_report_miss(k->x, r, cert_is_scn, &o);
     /* a negative return of the scnprintf family is what the return-value oracles
      * check at every size (scn.ret-*, scn.size0-ret0): the first finding's bug, not another */
     if (!miss || (cert_is_scn && r->full_ret < 0)) return;

@@ -535,7 +535,7 @@ def _prelude_cache(arg):
 
 
 def main(args):
-    from . import runs, scan_parse, scan_report, scan_walk
+    from . import runs, scan_report, scan_walk
     from .progress import Progress, slow_step
     if args.jobs < 1:
         raise UsageError("scan: --jobs must be at least 1")
