@@ -106,9 +106,9 @@ def test_libfuzzer_two_workers_one_corpus_one_report_sigint(tmp_path):
 def test_afl_main_and_secondary_one_sync_dir(tmp_path):
     run_dir = track(tmp_path / "20260101T000000Z-fuzz")
     corpus = tmp_path / "campaign-corpus"
-    # AFL++'s main instance first syncs once it has fuzzed its first queue entry (3 s and
-    # 50,000 executions in, on an idle 2-core machine): 30 s, 15 in CI's short form, leave
-    # room for a loaded machine (the other xdist worker) running fewer executions a second
+    # AFL++'s main instance first syncs once it has fuzzed its first queue entry (a few
+    # seconds in: bench/results/ci_time.md): 30 s, 15 in CI's short form, leave room for a
+    # loaded machine (the other xdist worker) running fewer executions a second
     p = run_scnfuzz("fuzz", "--engine", "afl", "--jobs", "2", "--time", str(campaign_seconds(30, 15)),
                     "--corpus", corpus, "--out", run_dir, timeout=1500)
     assert p.returncode in (0, 1), p.stderr[-2000:]
