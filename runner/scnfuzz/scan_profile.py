@@ -140,9 +140,12 @@ def load(path, functions=None):
 
 def from_sources(srcs, where, scan_args=(), functions=None):
     """Scan SRC (./scnfuzz scan) into where/scan, then its profile."""
+    from .progress import slow_step
     out = os.path.join(where, "scan")
-    p = subprocess.run([sys.executable, os.path.join(ROOT, "scnfuzz"), "scan", *scan_args, *srcs, "--out", out],
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # its output is read only when it fails: a long scan (perf's 479 files) says what it waits on
+    with slow_step(f"scanning {' '.join(map(str, srcs))} for the formats of its call sites", prefix="certify"):
+        p = subprocess.run([sys.executable, os.path.join(ROOT, "scnfuzz"), "scan", *scan_args, *srcs, "--out", out],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if p.returncode not in (0, 1) or not os.path.isfile(os.path.join(out, "report.json")):
         raise UsageError(f"--profile-from: the scan failed: {(p.stderr or p.stdout).strip()[-2000:]}")
     return load(os.path.join(out, "report.json"), functions)
